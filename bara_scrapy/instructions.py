@@ -1,0 +1,51 @@
+"""Attempt instructions: the structured plan the browser carries out on a page.
+
+Instructions are plain data (they travel in `request.meta["bara_instructions"]`
+as a dict, so requests stay picklable for `JOBDIR`). Reflection rewrites them
+between attempts; the browser step reads them. Clicks name controls by the
+stable handle the page snapshot gave them (`data-bara-handle` order index
+plus a CSS path), never by text copied from the page.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Instructions(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scroll_steps: int = Field(default=12, ge=0, description="max viewport-sized scroll steps")
+    scroll_pause_ms: int = Field(default=250, ge=0, description="settle wait after each step")
+    settle_ms: int = Field(default=500, ge=0, description="wait for quiet network/DOM before collecting")
+    wait_for_selector: str | None = None
+    click_handles: list[str] = Field(default_factory=list, description="CSS paths of controls to click")
+    click_rounds: int = Field(default=0, ge=0, description="repeat clicks on load-more controls")
+    dismiss_overlays: bool = True
+    capture_network: bool = True
+    reextract: bool = False
+
+    def describe(self) -> str:
+        """The instructions as the sentence recorded in `Attempt.instructions`."""
+        parts = [
+            f"Stay on the page; scroll at most {self.scroll_steps} viewport steps "
+            f"pausing {self.scroll_pause_ms} ms; settle {self.settle_ms} ms"
+        ]
+        if self.wait_for_selector:
+            parts.append(f"wait for selector {self.wait_for_selector!r}")
+        if self.click_handles:
+            parts.append(
+                f"click {len(self.click_handles)} control(s) found on the page"
+                + (f", {self.click_rounds} round(s)" if self.click_rounds else "")
+            )
+        if self.dismiss_overlays:
+            parts.append("dismiss overlays and cookie banners")
+        if self.capture_network:
+            parts.append("capture media from the network log")
+        if self.reextract:
+            parts.append("re-extract from the final DOM")
+        parts.append("return text, image and video URLs seen on the page")
+        return "; ".join(parts) + "."
+
+    def actions(self) -> dict[str, object]:
+        return self.model_dump()

@@ -1,0 +1,76 @@
+"""The output contract: one `PageItem` per admitted page (see DESIGN.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MediaKind = Literal["image", "video", "embed"]
+PageStatus = Literal["ok", "incomplete", "failed"]
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class Media(BaseModel):
+    """A media candidate and, once checked, its verification record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str
+    kind: MediaKind
+    found_in: list[str] = Field(min_length=1)
+    variants: list[str] = Field(default_factory=list)
+    alt: str | None = None
+    context: str | None = None
+    verified: bool = False
+    http_status: int | None = None
+    content_type: str | None = None
+    sniffed_type: str | None = None
+    bytes: int | None = None
+    final_url: str | None = None
+    checked_at: str | None = None
+    reason: str | None = None
+
+
+class Attempt(BaseModel):
+    """One extraction attempt of the reflection history."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    n: int = Field(ge=1)
+    instructions: str
+    actions: dict[str, Any]
+    diagnosis: list[str] = Field(default_factory=list)
+    text_chars: int = 0
+    images: int = 0
+    videos: int = 0
+    error: str | None = None
+    seconds: float = 0.0
+
+
+class PageItem(BaseModel):
+    """One admitted page, whatever happened to it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str
+    final_url: str | None = None
+    depth: int = Field(ge=0)
+    parent_url: str | None = None
+    bfs_index: int = Field(ge=0)
+    status: PageStatus = "failed"
+    http_status: int | None = None
+    title: str = ""
+    text: str = ""
+    images: list[Media] = Field(default_factory=list)
+    videos: list[Media] = Field(default_factory=list)
+    embeds: list[Media] = Field(default_factory=list)
+    rejected_media: list[Media] = Field(default_factory=list)
+    attempts: list[Attempt] = Field(default_factory=list)
+    error: str | None = None
+    extractor: str = "dom"
+    fetched_at: str = Field(default_factory=utc_now)

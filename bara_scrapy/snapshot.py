@@ -1,0 +1,78 @@
+"""What one attempt observed on a page: the seam between rendering and extraction.
+
+The browser step (or the plain-HTTP path) fills a `PageSnapshot`; extractors
+(the deterministic DOM one, or an LLM choosing among the same candidates)
+turn it into page text and media. Nothing here knows how it was produced.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RawCandidate(BaseModel):
+    """A media reference as found on the page, before canonicalisation."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    url: str
+    kind: str  # image | video | embed
+    found_in: str  # e.g. img@src, img@srcset, css@background-image, network
+    alt: str | None = None
+    context: str | None = None
+    group: str | None = None  # same group = variants of one image (srcset, picture)
+
+
+class NetworkEntry(BaseModel):
+    """A media-looking response the page loaded."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    url: str
+    resource_type: str = ""
+    status: int | None = None
+    content_type: str = ""
+
+
+class Control(BaseModel):
+    """A clickable control that may reveal content (load more, tab, accordion)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    handle: str  # CSS path, stable across attempts on the same DOM
+    role: str  # load_more | tab | accordion | overlay_close
+
+
+class Markers(BaseModel):
+    """Signs that content is still hidden."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    lazy_placeholders: int = 0  # <img> with a lazy data-* URL but no loaded src
+    empty_videos: int = 0  # <video> with no src, no <source> and no network media
+    blob_videos: int = 0
+    feed_sentinel: bool = False  # infinite-scroll sentinel still on the page
+    overlays: int = 0
+    controls: list[Control] = Field(default_factory=list)
+
+
+class PageSnapshot(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    url: str
+    final_url: str
+    status: int | None = None
+    content_type: str = ""
+    title: str = ""
+    html: str = ""
+    body_text: str = ""
+    links: list[str] = Field(default_factory=list)
+    candidates: list[RawCandidate] = Field(default_factory=list)
+    network: list[NetworkEntry] = Field(default_factory=list)
+    markers: Markers = Field(default_factory=Markers)
+    scroll_steps: int = 0
+    scroll_truncated: bool = False
+    offsite_navigation: str | None = None  # an off-scope navigation the guard blocked
+    blocked_requests: int = 0
+    errors: list[str] = Field(default_factory=list)
+    seconds: float = 0.0

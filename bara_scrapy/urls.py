@@ -1,0 +1,260 @@
+"""URL decisions: canonical form, scope, the non-content deny list, link width.
+
+Everything here is a pure function of its arguments, so the BFS rules can be
+tested without Scrapy or a browser.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from w3lib.url import canonicalize_url
+
+SCOPES = ("host", "domain", "prefix")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+URL_LENGTH_LIMIT = 2083
+MAX_PATH_SEGMENTS = 20
+
+# Query parameters that identify a visit, not a page.
+TRACKING_PARAMS = frozenset(
+    {
+        "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "igshid",
+        "mc_cid", "mc_eid", "_ga", "_gl", "_hsenc", "_hsmi", "__hstc", "__hssc", "__hsfp",
+        "hsctatracking", "mkt_tok", "oly_anon_id", "oly_enc_id", "vero_id", "spm",
+        "jsessionid", "phpsessid", "sessionid", "sid",
+    }
+)
+TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")
+
+_SEGMENTS = (
+    r"log-?in|log-?out|sign-?in|sign-?out|sign-?up|register|registration|"
+    r"account|my-?account|profile/edit|cart|basket|checkout|admin|wp-admin|"
+    r"wp-login\.php|auth|oauth2?|sso|password|reset-?password|forgot-?password|"
+    r"lost-?password|feed|feeds|rss|atom|share|sharer(?:\.php)?|intent/tweet|"
+    r"unsubscribe|subscribe|print"
+)
+_FILE_EXTENSIONS = (
+    r"pdf|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|apk|iso|bin|"
+    r"jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|"
+    r"mp4|m4v|mov|webm|mkv|avi|wmv|flv|m3u8|mpd|ts|mp3|m4a|wav|ogg|oga|ogv|flac|aac|"
+    r"docx?|xlsx?|pptx?|odt|ods|odp|rtf|csv|tsv|txt|json|xml|rss|atom|ics|vcf|"
+    r"css|js|mjs|map|woff2?|ttf|otf|eot|wasm"
+)
+DEFAULT_DENY: tuple[str, ...] = (
+    rf"^[^?]*/(?:{_SEGMENTS})(?:/|$|\?|\.(?:php|aspx?|html?)$)",
+    r"[?&](?:action|do|mode)=(?:log-?in|log-?out|register|sign-?up|sign-?in)(?:&|$)",
+    r"[?&]share=",
+    rf"^[^?]*\.(?:{_FILE_EXTENSIONS})(?:$|\?)",
+)
+
+
+def _is_tracking(name: str) -> bool:
+    lname = name.lower()
+    return lname in TRACKING_PARAMS or lname.startswith(TRACKING_PREFIXES)
+
+
+def canonicalize(url: str) -> str:
+    """Return the canonical form of an absolute http(s) URL.
+
+    Lower-case scheme and host, default port and fragment dropped, tracking
+    parameters and session path parameters dropped, query sorted, empty query
+    dropped; IDN hosts become punycode.
+
+    >>> canonicalize("HTTP://Example.COM:80/a?b=2&utm_source=x&a=1#frag")
+    'http://example.com/a?a=1&b=2'
+    >>> canonicalize("https://example.com/p;jsessionid=ABC?")
+    'https://example.com/p'
+    """
+    parts = urlsplit(url.strip())
+    path = re.sub(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", "", parts.path, flags=re.IGNORECASE)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _is_tracking(k)]
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".")
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    port = parts.port
+    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
+    cleaned = urlunsplit((scheme, netloc, path or "/", urlencode(query), ""))
+    return canonicalize_url(cleaned, keep_fragments=False)
+
+
+def is_http_url(url: str) -> bool:
+    """True for an absolute http(s) URL with a host.
+
+    >>> is_http_url("https://example.org/"), is_http_url("mailto:a@b"), is_http_url("http://")
+    (True, False, False)
+    """
+    try:
+        parts = urlsplit(url.strip())
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        return False
+
+
+def _host_port(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower().rstrip(".")
+    port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    return host, port
+
+
+def _strip_www(host: str) -> str:
+    return host[4:] if host.startswith("www.") else host
+
+
+def scope_prefix(seed: str) -> str:
+    """The path prefix of `prefix` scope: the seed's directory.
+
+    >>> scope_prefix("https://x.org/docs/intro"), scope_prefix("https://x.org/docs/")
+    ('/docs/', '/docs/')
+    """
+    path = urlsplit(seed).path or "/"
+    return path[: path.rfind("/") + 1]
+
+
+def in_scope(url: str, seed: str, scope: str = "host") -> bool:
+    """Whether `url` belongs to the site of `seed` under the given scope.
+
+    `host`: same host (``www.`` equivalent) and port; `domain`: subdomains of
+    the seed host too; `prefix`: same host and the seed's directory.
+    http and https count as the same site.
+
+    >>> in_scope("https://www.a.org/x", "https://a.org/"), in_scope("https://b.a.org/", "https://a.org/")
+    (True, False)
+    >>> in_scope("https://b.a.org/", "https://a.org/", "domain")
+    True
+    """
+    if not is_http_url(url):
+        return False
+    host, port = _host_port(url)
+    seed_host, seed_port = _host_port(seed)
+    same_port = port == seed_port or {port, seed_port} == {80, 443}
+    if not same_port:
+        return False
+    if scope == "domain":
+        base = _strip_www(seed_host)
+        return host == base or host.endswith("." + base)
+    if _strip_www(host) != _strip_www(seed_host):
+        return False
+    if scope == "prefix":
+        return (urlsplit(url).path or "/").startswith(scope_prefix(seed))
+    return True
+
+
+@dataclass(frozen=True)
+class DenyPolicy:
+    """Regexes for non-content endpoints; `allow` overrides `deny`."""
+
+    deny: tuple[str, ...] = DEFAULT_DENY
+    allow: tuple[str, ...] = ()
+    _deny_re: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    _allow_re: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_deny_re", tuple(re.compile(p, re.IGNORECASE) for p in self.deny))
+        object.__setattr__(self, "_allow_re", tuple(re.compile(p, re.IGNORECASE) for p in self.allow))
+
+    def is_denied(self, url: str) -> bool:
+        """Match against the URL without scheme and host.
+
+        >>> p = DenyPolicy()
+        >>> p.is_denied("https://a.org/login"), p.is_denied("https://a.org/blog/login-tips")
+        (True, False)
+        >>> p.is_denied("https://a.org/files/report.pdf"), p.is_denied("https://a.org/cart/")
+        (True, True)
+        """
+        parts = urlsplit(url)
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+        if any(r.search(target) for r in self._allow_re):
+            return False
+        return any(r.search(target) for r in self._deny_re)
+
+
+def trap_reason(url: str) -> str | None:
+    """Why a URL looks like a crawler trap, or None.
+
+    >>> trap_reason("https://a.org/a/a/a/x"), trap_reason("https://a.org/ok/page")
+    ('path_loop', None)
+    """
+    if len(url) > URL_LENGTH_LIMIT:
+        return "url_too_long"
+    segments = [s for s in urlsplit(url).path.split("/") if s]
+    if len(segments) > MAX_PATH_SEGMENTS:
+        return "too_many_segments"
+    run = 1
+    for prev, cur in zip(segments, segments[1:]):
+        run = run + 1 if cur == prev else 1
+        if run > 2:
+            return "path_loop"
+    return None
+
+
+@dataclass
+class LinkSelection:
+    """The outcome of choosing a page's child links."""
+
+    kept: list[str] = field(default_factory=list)
+    dropped: Counter[str] = field(default_factory=Counter)
+
+
+def select_links(
+    links: Iterable[str],
+    *,
+    seed: str,
+    max_width: int,
+    scope: str = "host",
+    policy: DenyPolicy | None = None,
+    allowed: Callable[[str], bool] | None = None,
+) -> LinkSelection:
+    """Keep the first `max_width` distinct, canonical, in-scope, allowed links in order.
+
+    `allowed` is the robots.txt predicate: a forbidden link is dropped like a
+    denied one and does not count toward the width.
+
+    >>> select_links(["https://x.org/a", "https://x.org/b#f", "https://x.org/a?utm_source=1",
+    ...               "https://y.org/", "mailto:a@x.org", "https://x.org/login"],
+    ...              seed="https://x.org/", max_width=5).kept
+    ['https://x.org/a', 'https://x.org/b']
+    """
+    policy = policy or DenyPolicy()
+    out = LinkSelection()
+    seen: set[str] = set()
+    for raw in links:
+        reason = _drop_reason(raw, seed=seed, scope=scope, policy=policy)
+        if reason is None:
+            url = canonicalize(raw)
+            if url in seen:
+                reason = "duplicate"
+            elif allowed is not None and not allowed(url):
+                reason = "robots"
+            elif len(out.kept) >= max_width:
+                reason = "width"
+            else:
+                seen.add(url)
+                out.kept.append(url)
+                continue
+        out.dropped[reason] += 1
+    return out
+
+
+def _drop_reason(raw: str, *, seed: str, scope: str, policy: DenyPolicy) -> str | None:
+    if not is_http_url(raw):
+        return "scheme"
+    try:
+        url = canonicalize(raw)
+    except ValueError:
+        return "invalid"
+    if not in_scope(url, seed, scope):
+        return "offsite"
+    if policy.is_denied(url):
+        return "denied"
+    return trap_reason(url)
+
+
+def first_distinct(urls: Sequence[str]) -> list[str]:
+    """Order-preserving de-duplication."""
+    return list(dict.fromkeys(urls))
