@@ -1,0 +1,33 @@
+"""The extraction seam: a snapshot in, page text and media candidates out.
+
+The deterministic DOM extractor and the optional LLM extractor implement the
+same protocol over the same `PageSnapshot`, so reflection and verification
+never care which one ran.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from ..instructions import Instructions
+from ..items import Media
+from ..snapshot import PageSnapshot
+
+
+class Extraction(BaseModel):
+    title: str = ""
+    text: str = ""
+    images: list[Media] = Field(default_factory=list)
+    videos: list[Media] = Field(default_factory=list)
+    embeds: list[Media] = Field(default_factory=list)
+    # candidates that could not become media (e.g. blob: video with no network URL)
+    unresolved: list[str] = Field(default_factory=list)
+    extractor: str = "dom"
+
+
+class Extractor(Protocol):
+    name: str
+
+    async def extract(self, snapshot: PageSnapshot, instructions: Instructions) -> Extraction: ...
