@@ -70,7 +70,7 @@ def validate_limit(name: str, value: object) -> int:
 
 
 def _int_setting(settings: BaseSettings, name: str, minimum: int) -> int:
-    raw = settings.get(name)
+    raw = settings.get(name, _DEFAULTS.get(name))
     try:
         value = int(raw)
     except (TypeError, ValueError):
@@ -81,7 +81,7 @@ def _int_setting(settings: BaseSettings, name: str, minimum: int) -> int:
 
 
 def _float_setting(settings: BaseSettings, name: str, minimum: float) -> float:
-    raw = settings.get(name)
+    raw = settings.get(name, _DEFAULTS.get(name))
     try:
         value = float(raw)
     except (TypeError, ValueError):
@@ -89,6 +89,14 @@ def _float_setting(settings: BaseSettings, name: str, minimum: float) -> float:
     if value < minimum:
         raise ConfigError(f"invalid setting {name}={raw!r}: must be a number >= {minimum}")
     return value
+
+
+# Used when a setting is absent (components used without the add-on).
+_DEFAULTS: dict[str, object] = {
+    "BARA_MAX_WIDTH": 20, "BARA_MAX_PAGES": 100, "BARA_MAX_ATTEMPTS": 3, "BARA_SCROLL_MAX_STEPS": 12,
+    "BARA_SCROLL_PAUSE": 0.25, "BARA_PAGE_TIMEOUT": 30.0, "BARA_NAVIGATION_TIMEOUT": 15.0,
+    "BARA_LLM_TIMEOUT": 60.0,
+}
 
 
 @dataclass(frozen=True)

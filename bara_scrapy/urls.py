@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from w3lib.url import canonicalize_url
+from w3lib.url import canonicalize_url, safe_url_string
 
 SCOPES = ("host", "domain", "prefix")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -80,6 +80,23 @@ def canonicalize(url: str) -> str:
     netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
     cleaned = urlunsplit((scheme, netloc, path or "/", urlencode(query), ""))
     return canonicalize_url(cleaned, keep_fragments=False)
+
+
+def canonicalize_media(url: str) -> str:
+    """Canonical form of a media URL: like `canonicalize`, but the query is kept
+    as served (signed CDN URLs depend on it).
+
+    >>> canonicalize_media("HTTPS://CDN.Example.com:443/i.png?b=2&a=1#x")
+    'https://cdn.example.com/i.png?b=2&a=1'
+    """
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".")
+    if ":" in host:
+        host = f"[{host}]"
+    port = parts.port
+    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
+    return safe_url_string(urlunsplit((scheme, netloc, parts.path or "/", parts.query, "")))
 
 
 def is_http_url(url: str) -> bool:

@@ -1,0 +1,107 @@
+"""The bara add-on: one `ADDONS` line wires every bara component into a project.
+
+    ADDONS = {"bara_scrapy.addon.Addon": 0}
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+from scrapy.settings import BaseSettings
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+# Flags for a headless Chromium on a closed network, as root (see README).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--mute-audio",
+]
+
+DEFAULTS: dict[str, Any] = {
+    "DEPTH_LIMIT": 3,
+    "DEPTH_PRIORITY": 1,
+    "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+    "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+    "BARA_MAX_WIDTH": 20,
+    "BARA_MAX_PAGES": 100,
+    "BARA_MAX_ATTEMPTS": 3,
+    "BARA_SCOPE": "host",
+    "BARA_DENY": [],
+    "BARA_ALLOW": [],
+    "BARA_BROWSER_ENABLED": True,
+    "BARA_SCROLL_MAX_STEPS": 12,
+    "BARA_SCROLL_PAUSE": 0.25,
+    "BARA_PAGE_TIMEOUT": 30.0,
+    "BARA_NAVIGATION_TIMEOUT": 15.0,
+    "BARA_VERIFY_MEDIA": True,
+    "BARA_VERIFY_CONCURRENCY": 8,
+    "BARA_ALLOW_PRIVATE_NETWORKS": False,
+    "BARA_LLM_MODEL": "",
+    "BARA_LLM_BASE_URL": "",
+    "BARA_LLM_TIMEOUT": 60.0,
+    "ROBOTSTXT_OBEY": True,
+    "TELNETCONSOLE_ENABLED": False,
+    "FEED_EXPORT_ENCODING": "utf-8",
+    "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
+}
+
+DOWNLOADER_MIDDLEWARES = {
+    "bara_scrapy.middlewares.reflection.ReflectionDownloaderMiddleware": 530,
+    "bara_scrapy.middlewares.browser.BrowserMiddleware": 540,
+}
+SPIDER_MIDDLEWARES = {
+    "bara_scrapy.middlewares.reflection.ReflectionMiddleware": 950,
+    "bara_scrapy.middlewares.width.LinkWidthMiddleware": 850,
+    "bara_scrapy.middlewares.budget.PageBudgetMiddleware": 820,
+}
+ITEM_PIPELINES = {
+    "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
+    "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
+}
+PLAYWRIGHT_HANDLER = "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler"
+
+
+def find_chromium() -> str | None:
+    """Debian's Chromium (or another system Chrome); BARA_CHROMIUM_PATH wins."""
+    env = os.environ.get("BARA_CHROMIUM_PATH")
+    if env:
+        return env
+    for path in CHROMIUM_CANDIDATES:
+        if os.path.exists(path):
+            return path
+    return shutil.which("chromium")
+
+
+class Addon:
+    def update_settings(self, settings: BaseSettings) -> None:
+        for name, value in DEFAULTS.items():
+            settings.set(name, value, priority="addon")
+        for name, table in (
+            ("DOWNLOADER_MIDDLEWARES", DOWNLOADER_MIDDLEWARES),
+            ("SPIDER_MIDDLEWARES", SPIDER_MIDDLEWARES),
+            ("ITEM_PIPELINES", ITEM_PIPELINES),
+        ):
+            for component, order in table.items():
+                settings.setdefault_in_component_priority_dict(name, component, order)
+        if settings.getbool("BARA_BROWSER_ENABLED", True):
+            handlers = settings.getdict("DOWNLOAD_HANDLERS")
+            for scheme in ("http", "https"):
+                handlers.setdefault(scheme, PLAYWRIGHT_HANDLER)
+            settings.set("DOWNLOAD_HANDLERS", handlers, priority="addon")
+            launch = dict(settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"))
+            launch.setdefault("headless", True)
+            launch.setdefault("args", CHROMIUM_ARGS)
+            chromium = settings.get("BARA_CHROMIUM_PATH") or find_chromium()
+            if chromium and "executable_path" not in launch:
+                launch["executable_path"] = chromium
+            settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", launch, priority="addon")
+            settings.set("PLAYWRIGHT_BROWSER_TYPE", "chromium", priority="addon")

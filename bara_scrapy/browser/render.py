@@ -1,0 +1,306 @@
+"""The browser step of one attempt: guard the page, reveal lazy content, collect.
+
+scrapy-playwright navigates; `init_page` runs before navigation (network log,
+navigation/SSRF guard, dialogs, pop-ups) and `explore` runs after it as a
+`PageMethod`, under the page's hard deadline. `explore` returns a
+`PageSnapshot` as a plain dict; if the deadline fires it raises
+`PageDeadlineExceeded` and scrapy-playwright closes the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import time
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, Route
+from playwright.async_api import Request as PWRequest
+from playwright.async_api import Response as PWResponse
+from scrapy import Request
+
+from ..instructions import Instructions
+from ..snapshot import Markers, NetworkEntry, PageSnapshot, RawCandidate
+from ..urls import in_scope
+
+logger = logging.getLogger(__name__)
+
+COLLECT_JS = (Path(__file__).parent / "collect.js").read_text(encoding="utf-8")
+MEDIA_SUFFIXES = (".m3u8", ".mpd", ".mp4", ".m4v", ".webm", ".mov", ".ogv", ".ts")
+MAX_NETWORK_ENTRIES = 3000
+MAX_CLICKS = 30
+
+
+class PageDeadlineExceeded(Exception):
+    """The per-page hard deadline (BARA_PAGE_TIMEOUT) fired."""
+
+
+@dataclass
+class PageSession:
+    """Per-page state gathered by event handlers while the page lives."""
+
+    seed: str
+    scope: str
+    page_url: str
+    allow_private: bool
+    deadline: float
+    network: list[NetworkEntry] = field(default_factory=list)
+    inflight: int = 0
+    offsite_navigation: str | None = None
+    blocked: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+_SESSIONS: weakref.WeakKeyDictionary[Page, PageSession] = weakref.WeakKeyDictionary()
+
+
+def _is_private_literal(host: str) -> bool:
+    if host in ("localhost", "localhost.localdomain") or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return not ip.is_global
+
+
+def _media_like(url: str, resource_type: str, content_type: str) -> bool:
+    if resource_type in ("image", "media"):
+        return True
+    ctype = content_type.lower()
+    if ctype.startswith(("image/", "video/")) or "mpegurl" in ctype or "dash+xml" in ctype:
+        return True
+    return urlsplit(url).path.lower().endswith(MEDIA_SUFFIXES)
+
+
+async def init_page(page: Page, request: Request) -> None:
+    """scrapy-playwright page init callback: runs before navigation."""
+    meta = request.meta["bara_page"]
+    options = request.meta.get("bara_render", {})
+    session = PageSession(
+        seed=meta["seed"],
+        scope=meta.get("scope", "host"),
+        page_url=request.url,
+        allow_private=bool(options.get("allow_private", False)),
+        deadline=time.monotonic() + float(options.get("page_timeout", 30.0)),
+    )
+    _SESSIONS[page] = session
+    seed_host = (urlsplit(session.seed).hostname or "").lower()
+
+    async def guard(route: Route) -> None:
+        req = route.request
+        url = req.url
+        try:
+            if req.is_navigation_request() and req.frame.parent_frame is None:
+                if not in_scope(url, session.seed, session.scope):
+                    # Off-scope document: answer locally, the other site is never asked.
+                    session.offsite_navigation = session.offsite_navigation or url
+                    await route.fulfill(status=200, content_type="text/html", body="<html><body></body></html>")
+                    return
+            if session.offsite_navigation is not None and not req.is_navigation_request():
+                session.blocked += 1
+                await route.abort()
+                return
+            parts = urlsplit(url)
+            if parts.scheme in ("http", "https", "ws", "wss"):
+                host = (parts.hostname or "").lower()
+                if not session.allow_private and host != seed_host and _is_private_literal(host):
+                    session.blocked += 1
+                    await route.abort("blockedbyclient")
+                    return
+            await route.fallback()
+        except PlaywrightError:
+            pass  # page closed while routing
+
+    def on_request(_: PWRequest) -> None:
+        session.inflight += 1
+
+    def on_done(_: PWRequest) -> None:
+        session.inflight = max(0, session.inflight - 1)
+
+    def on_response(response: PWResponse) -> None:
+        if len(session.network) >= MAX_NETWORK_ENTRIES:
+            return
+        req = response.request
+        ctype = response.headers.get("content-type", "")
+        if _media_like(response.url, req.resource_type, ctype):
+            session.network.append(
+                NetworkEntry(
+                    url=response.url, resource_type=req.resource_type, status=response.status, content_type=ctype
+                )
+            )
+
+    await page.route("**/*", guard)
+    page.on("request", on_request)
+    page.on("requestfinished", on_done)
+    page.on("requestfailed", on_done)
+    page.on("response", on_response)
+    page.on("dialog", lambda dialog: asyncio.ensure_future(_quietly(dialog.dismiss())))
+    page.on("popup", lambda popup: asyncio.ensure_future(_quietly(popup.close())))
+
+
+async def _quietly(coro: Any) -> None:
+    try:
+        await coro
+    except PlaywrightError:
+        pass
+
+
+def _remaining(session: PageSession) -> float:
+    return session.deadline - time.monotonic()
+
+
+async def _pause(page: Page, session: PageSession, ms: int) -> None:
+    ms = int(min(ms, max(_remaining(session), 0) * 1000))
+    if ms > 0:
+        await page.wait_for_timeout(ms)
+
+
+async def _settle(page: Page, session: PageSession, ms: int) -> None:
+    """Wait until no request is in flight for a short quiet period, at most `ms`."""
+    end = time.monotonic() + ms / 1000
+    quiet = 0
+    while time.monotonic() < end and _remaining(session) > 0.5:
+        if session.inflight == 0:
+            quiet += 1
+            if quiet >= 3:
+                return
+        else:
+            quiet = 0
+        await page.wait_for_timeout(50)
+
+
+async def _collect(page: Page) -> dict[str, Any]:
+    result: dict[str, Any] = await page.evaluate(COLLECT_JS)
+    return result
+
+
+class _Accumulator:
+    """Union of DOM candidates over every collection, in first-seen order."""
+
+    def __init__(self) -> None:
+        self.candidates: dict[tuple[str, str], RawCandidate] = {}
+        self.last: dict[str, Any] = {}
+
+    def add(self, collected: dict[str, Any]) -> None:
+        self.last = collected
+        for raw in collected.get("candidates", []):
+            cand = RawCandidate.model_validate(raw)
+            self.candidates.setdefault((cand.url, cand.found_in), cand)
+
+
+async def _click(page: Page, session: PageSession, handle: str) -> bool:
+    if _remaining(session) < 1:
+        return False
+    try:
+        loc = page.locator(handle).first
+        if await loc.count() == 0:
+            return False
+        await loc.click(timeout=min(2000, max(_remaining(session) - 0.5, 0.1) * 1000), no_wait_after=True)
+        return True
+    except PlaywrightError as exc:
+        session.errors.append(f"click failed: {type(exc).__name__}")
+        return False
+
+
+async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Accumulator) -> tuple[int, bool]:
+    """Incremental viewport steps; stop when height and network are stable at the bottom."""
+    steps = 0
+    stable = 0
+    last_height = -1
+    for _ in range(ins.scroll_steps):
+        if _remaining(session) < 1.5:
+            return steps, True
+        state = await page.evaluate(
+            "() => { window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
+            " const d = document.scrollingElement || document.documentElement;"
+            " return [d.scrollHeight, window.scrollY + window.innerHeight]; }"
+        )
+        steps += 1
+        await _pause(page, session, ins.scroll_pause_ms)
+        height, bottom = int(state[0]), float(state[1])
+        acc.add(await _collect(page))
+        at_bottom = bottom >= height - 2
+        if at_bottom and height == last_height and session.inflight == 0:
+            stable += 1
+            if stable >= 2:
+                return steps, False
+        else:
+            stable = 0
+        last_height = height
+    height_now = await page.evaluate("() => document.documentElement.scrollHeight")
+    at_end = await page.evaluate("() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2")
+    return steps, not (at_end and height_now == last_height)
+
+
+async def _reveal(page: Page, session: PageSession, ins: Instructions, acc: _Accumulator) -> tuple[int, bool]:
+    if ins.wait_for_selector and _remaining(session) > 1:
+        try:
+            await page.wait_for_selector(ins.wait_for_selector, timeout=min(5000, (_remaining(session) - 1) * 1000))
+        except PlaywrightError:
+            session.errors.append("wait_for_selector timed out")
+    await _settle(page, session, ins.settle_ms)
+    if ins.dismiss_overlays:
+        first = await _collect(page)
+        acc.add(first)
+        for ctl in first.get("markers", {}).get("controls", []):
+            if ctl.get("role") == "overlay_close":
+                await _click(page, session, ctl["handle"])
+    clicks = 0
+    for _ in range(max(1, ins.click_rounds)):
+        for handle in ins.click_handles:
+            if clicks >= MAX_CLICKS:
+                break
+            if await _click(page, session, handle):
+                clicks += 1
+                await _settle(page, session, max(ins.scroll_pause_ms, 300))
+                acc.add(await _collect(page))
+    steps, truncated = await _scroll(page, session, ins, acc)
+    await _settle(page, session, ins.settle_ms)
+    return steps, truncated
+
+
+async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
+    """PageMethod: carry out the attempt's instructions and return a snapshot dict."""
+    session = _SESSIONS.get(page)
+    if session is None:
+        raise RuntimeError("bara page session missing: init_page did not run")
+    ins = Instructions.model_validate(instructions)
+    started = time.monotonic()
+    snapshot = PageSnapshot(url=session.page_url, final_url=page.url)
+    if session.offsite_navigation or not in_scope(page.url, session.seed, session.scope):
+        snapshot.offsite_navigation = session.offsite_navigation or page.url
+        return snapshot.model_dump()
+    acc = _Accumulator()
+    try:
+        steps, truncated = await asyncio.wait_for(_reveal(page, session, ins, acc), timeout=max(_remaining(session), 0.1))
+        final = await asyncio.wait_for(_collect(page), timeout=max(_remaining(session), 2.0))
+        html = await asyncio.wait_for(page.content(), timeout=max(_remaining(session), 2.0))
+    except asyncio.TimeoutError:
+        raise PageDeadlineExceeded(f"page deadline exceeded after {time.monotonic() - started:.1f}s") from None
+    acc.add(final)
+    if session.offsite_navigation or not in_scope(page.url, session.seed, session.scope):
+        snapshot.offsite_navigation = session.offsite_navigation or page.url
+        return snapshot.model_dump()
+    snapshot.final_url = page.url
+    snapshot.title = final.get("title", "")
+    snapshot.body_text = final.get("body_text", "")
+    snapshot.html = html
+    snapshot.links = list(final.get("links", []))
+    snapshot.candidates = list(acc.candidates.values())
+    snapshot.network = list(session.network) if ins.capture_network else []
+    snapshot.markers = Markers.model_validate(final.get("markers", {}))
+    snapshot.scroll_steps = steps
+    snapshot.scroll_truncated = truncated
+    snapshot.blocked_requests = session.blocked
+    snapshot.errors = list(session.errors)
+    snapshot.seconds = round(time.monotonic() - started, 3)
+    return snapshot.model_dump()

@@ -1,0 +1,92 @@
+"""BrowserMiddleware: render page requests in Chromium and attach the snapshot.
+
+Page requests (meta `bara_page`) get their scrapy-playwright meta here, at
+download time, so what sits in the scheduler (and in `JOBDIR`) stays plain,
+picklable data. Every page request is scope-checked here too: retries and
+HTTP redirects carry `dont_filter`, which bypasses Scrapy's offsite check.
+"""
+
+from __future__ import annotations
+
+from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Response, TextResponse
+from scrapy_playwright.page import PageMethod
+
+from ..browser.render import explore, init_page
+from ..config import BaraConfig
+from ..extraction.static import snapshot_from_html
+from ..snapshot import PageSnapshot
+from ..urls import in_scope
+
+PLAYWRIGHT_KEYS = (
+    "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
+    "playwright_page_methods", "bara_render",
+)
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+class OffsiteRedirect(IgnoreRequest):
+    """A page request that left the crawl's scope (redirect or retry)."""
+
+
+class BrowserMiddleware:
+    def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BrowserMiddleware:
+        return cls(crawler, BaraConfig.from_settings(crawler.settings))
+
+    def process_request(self, request: Request) -> None:
+        page = request.meta.get("bara_page")
+        if not page:
+            return
+        if not in_scope(request.url, page["seed"], page["scope"]):
+            self.crawler.stats.inc_value("bara/scope/blocked_request")
+            raise OffsiteRedirect(f"offsite_redirect: {request.url}")
+        if not self.config.browser_enabled:
+            return
+        instructions = request.meta.get("bara_instructions") or self.config.first_instructions().model_dump()
+        request.meta.update(
+            playwright=True,
+            playwright_context="bara",
+            playwright_page_init_callback=init_page,
+            playwright_page_goto_kwargs={
+                "wait_until": "domcontentloaded",
+                "timeout": self.config.navigation_timeout * 1000,
+            },
+            playwright_page_methods=[PageMethod(explore, instructions)],
+            bara_render={
+                "page_timeout": self.config.page_timeout,
+                "allow_private": self.config.allow_private_networks,
+            },
+        )
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        meta = request.meta
+        if not meta.get("bara_page"):
+            return response
+        methods = meta.get("playwright_page_methods") or []
+        for key in PLAYWRIGHT_KEYS:
+            meta.pop(key, None)
+        if meta.get("bara_failure"):
+            meta["bara_snapshot"] = PageSnapshot(url=request.url, final_url=response.url)
+            return response
+        ctype = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
+        is_html = isinstance(response, TextResponse) and (not ctype or any(t in ctype for t in HTML_TYPES))
+        html = response.text if is_html and isinstance(response, TextResponse) else ""
+        result = methods[0].result if methods and isinstance(methods[0], PageMethod) else None
+        if isinstance(result, dict):
+            snapshot = PageSnapshot.model_validate(result)
+            snapshot.html = html
+        else:
+            snapshot = snapshot_from_html(request.url, response.url, response.status, html)
+        snapshot.status = response.status
+        snapshot.content_type = ctype
+        if not is_html and response.body:
+            snapshot.errors.append(f"not_html: {ctype or 'unknown content type'}")
+        meta["bara_snapshot"] = snapshot
+        return response

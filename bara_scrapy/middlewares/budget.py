@@ -1,0 +1,98 @@
+"""PageBudgetMiddleware: admit pages in exact sequential-BFS order, at most P."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider
+from scrapy.http import Response
+
+from ..config import BaraConfig
+from ..frontier import Admission, Frontier
+from ..items import PageItem
+from ..urls import canonicalize
+
+logger = logging.getLogger(__name__)
+
+CLOSE_REASON = "bara_page_budget"
+STATE_KEY = "bara_frontier"
+
+
+class PageBudgetMiddleware:
+    """Spider middleware owning the frontier (see `bara_scrapy.frontier`).
+
+    The seed from `start()` is admitted as page 0. A page's selected child
+    links are held until every page admitted before it has finished, then
+    admitted in (parent `bfs_index`, DOM position) order against the remaining
+    budget; the excess is dropped (`bara/budget/dropped`). When the budget
+    was reached, the crawl closes with reason `bara_page_budget` once idle.
+    The frontier lives in `spider.state`, so `JOBDIR` resumes keep it.
+    """
+
+    def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.frontier = Frontier(max_depth=config.max_depth, max_pages=config.max_pages)
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PageBudgetMiddleware:
+        return cls(crawler, BaraConfig.from_settings(crawler.settings))
+
+    def spider_opened(self, spider: Any) -> None:
+        state = getattr(spider, "state", None)
+        if isinstance(state, dict):
+            saved = state.get(STATE_KEY)
+            if isinstance(saved, Frontier):
+                self.frontier = saved
+                logger.info("Resuming BFS frontier: %d pages admitted", len(saved.admitted))
+            state[STATE_KEY] = self.frontier
+
+    def spider_idle(self, spider: Any) -> None:
+        if self.frontier.budget_exhausted and self.frontier.finished:
+            raise CloseSpider(CLOSE_REASON)
+
+    def _request(self, adm: Admission) -> Request:
+        req: Request = self.crawler.spider.page_request(adm)  # type: ignore[union-attr]
+        return req
+
+    async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for obj in start:
+            if isinstance(obj, Request) and "bara_page" in obj.meta:
+                if self.frontier.admitted:  # resumed: the seed was admitted in the earlier run
+                    continue
+                adm = self.frontier.admit_seed(canonicalize(obj.url))
+                self.crawler.stats.set_value("bara/pages/admitted", 1)
+                yield self._request(adm)
+            else:
+                yield obj
+
+    async def process_spider_output(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
+        children: list[Request] = []
+        finished: PageItem | None = None
+        async for obj in result:
+            if isinstance(obj, Request) and obj.meta.get("bara_link"):
+                children.append(obj)
+                continue
+            if isinstance(obj, PageItem):
+                finished = obj
+            yield obj
+        if finished is None:
+            return
+        reached = [finished.final_url or finished.url, *response.meta.get("redirect_urls", [])]
+        seen = [canonicalize(u) for u in reached]
+        released = self.frontier.complete(
+            finished.bfs_index, [canonicalize(r.url) for r in children], also_seen=seen
+        )
+        stats = self.crawler.stats
+        stats.set_value("bara/pages/admitted", len(self.frontier.admitted))
+        stats.set_value("bara/budget/dropped", self.frontier.dropped_by_budget)
+        for adm in released:
+            yield self._request(adm)

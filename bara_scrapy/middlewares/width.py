@@ -1,0 +1,86 @@
+"""LinkWidthMiddleware: keep the first W distinct in-scope child links of a page."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.http import Response
+from scrapy.utils.misc import load_object
+
+from ..config import BaraConfig
+from ..urls import canonicalize, in_scope, is_http_url, select_links
+
+
+class LinkWidthMiddleware:
+    """Spider middleware: W selection over a page's child-link requests.
+
+    Child links (meta `bara_link`) are buffered until the page's output ends,
+    then the first `BARA_MAX_WIDTH` distinct, canonical, in-scope, non-denied,
+    robots-allowed ones are passed on in DOM order. A robots-forbidden link
+    is dropped like a denied one and does not count toward W.
+    """
+
+    def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.policy = config.deny_policy
+        settings = crawler.settings
+        self.useragent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> LinkWidthMiddleware:
+        return cls(crawler, BaraConfig.from_settings(crawler.settings))
+
+    async def _robots(self, urls: list[str]) -> set[str]:
+        """The subset of `urls` that robots.txt forbids."""
+        if not self.config.robots_obey:
+            return set()
+        mwcls = load_object("scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware")
+        try:
+            mw = self.crawler.get_downloader_middleware(mwcls)
+        except RuntimeError:
+            mw = None
+        if not isinstance(mw, RobotsTxtMiddleware):
+            return set()
+        forbidden = set()
+        for url in urls:
+            parser = await mw.robot_parser(Request(url))
+            if parser is not None and not parser.allowed(url, self.useragent):
+                forbidden.add(url)
+        return forbidden
+
+    async def process_spider_output(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
+        links: list[Request] = []
+        async for obj in result:
+            if isinstance(obj, Request) and obj.meta.get("bara_link"):
+                links.append(obj)
+            else:
+                yield obj
+        if not links:
+            return
+        page = response.meta["bara_page"]
+        seed, scope = page["seed"], page["scope"]
+        candidates = [
+            canonicalize(r.url) for r in links if is_http_url(r.url) and in_scope(r.url, seed, scope)
+        ]
+        forbidden = await self._robots(list(dict.fromkeys(candidates)))
+        selection = select_links(
+            (r.url for r in links),
+            seed=seed,
+            max_width=self.config.max_width,
+            scope=scope,
+            policy=self.policy,
+            allowed=lambda u: u not in forbidden,
+        )
+        stats = self.crawler.stats
+        for reason, count in selection.dropped.items():
+            stats.inc_value(f"bara/links/dropped/{reason}", count)
+        stats.inc_value("bara/links/kept", len(selection.kept))
+        for url in selection.kept:
+            yield Request(url, meta={"bara_link": True, "depth": links[0].meta.get("depth")}, dont_filter=True)

@@ -1,0 +1,24 @@
+"""ItemStatsPipeline: count final item statuses (`bara/items/<status>`)."""
+
+from __future__ import annotations
+
+from scrapy.crawler import Crawler
+
+from ..items import PageItem
+
+
+class ItemStatsPipeline:
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ItemStatsPipeline:
+        return cls(crawler)
+
+    def process_item(self, item: object) -> object:
+        if isinstance(item, PageItem):
+            stats = self.crawler.stats
+            stats.inc_value(f"bara/items/{item.status}")
+            stats.inc_value("bara/media/images", len(item.images))
+            stats.inc_value("bara/media/videos", len(item.videos))
+        return item

@@ -1,0 +1,144 @@
+"""The `bara` spider: one item per admitted page, links handed to the BFS middlewares."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from scrapy import Request, Spider
+from scrapy.crawler import Crawler
+from scrapy.http import Response
+
+from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_seed
+from ..extraction.base import Extraction, Extractor
+from ..extraction.dom import DomExtractor
+from ..frontier import Admission
+from ..instructions import Instructions
+from ..items import PageItem
+from ..reflection import AttemptOutcome
+from ..snapshot import PageSnapshot
+from ..urls import canonicalize
+
+# Spider arguments beat settings from any source, `-s` included.
+SPIDER_ARG_PRIORITY = 45
+
+
+class BaraSpider(Spider):
+    """Collect a site: `scrapy crawl bara -a seed=https://example.org/`.
+
+    Arguments `max_depth`, `max_width`, `max_pages`, `max_attempts` override
+    `DEPTH_LIMIT`, `BARA_MAX_WIDTH`, `BARA_MAX_PAGES`, `BARA_MAX_ATTEMPTS`.
+    """
+
+    name = "bara"
+
+    def __init__(self, seed: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.seed = validate_seed(seed)
+        self.extractor: Extractor = DomExtractor()
+
+    @staticmethod
+    def check_arguments(kwargs: dict[str, Any]) -> dict[str, int]:
+        """Validate spider arguments; return the limit settings they set."""
+        validate_seed(kwargs.get("seed"))
+        return {
+            setting: validate_limit(arg, kwargs[arg])
+            for arg, setting in SPIDER_ARG_SETTINGS.items()
+            if kwargs.get(arg) is not None
+        }
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BaraSpider:
+        for setting, value in cls.check_arguments(kwargs).items():
+            crawler.settings.set(setting, value, priority=SPIDER_ARG_PRIORITY)
+        crawler.settings.set("BARA_SEED", validate_seed(kwargs.get("seed")), priority=SPIDER_ARG_PRIORITY)
+        spider: BaraSpider = super().from_crawler(crawler, *args, **kwargs)
+        return spider
+
+    @property
+    def config(self) -> BaraConfig:
+        if self._config is None:  # settings are complete (add-ons applied) once the crawl runs
+            self._config = BaraConfig.from_settings(self.crawler.settings)
+        return self._config
+
+    _config: BaraConfig | None = None
+
+    async def start(self) -> AsyncIterator[Any]:
+        url = canonicalize(self.seed)
+        yield Request(url, meta={"bara_page": self._page_meta(url)}, dont_filter=True)
+
+    def _page_meta(self, url: str, depth: int = 0, bfs_index: int = 0, parent: str | None = None) -> dict[str, Any]:
+        return {"url": url, "seed": canonicalize(self.seed), "scope": self.config.scope,
+                "depth": depth, "bfs_index": bfs_index, "parent_url": parent}
+
+    def page_request(
+        self,
+        adm: Admission,
+        instructions: Instructions | None = None,
+        outcomes: list[AttemptOutcome] | None = None,
+        attempts: list[dict[str, Any]] | None = None,
+        priority: int = 0,
+    ) -> Request:
+        """The request for one attempt at an admitted page (plain, picklable meta)."""
+        ins = instructions or self.config.first_instructions()
+        return Request(
+            adm.url,
+            callback=self.parse_page,
+            dont_filter=True,
+            priority=priority - adm.depth,
+            meta={
+                "bara_page": self._page_meta(adm.url, adm.depth, adm.bfs_index, adm.parent_url),
+                "bara_instructions": ins.model_dump(),
+                "bara_outcomes": list(outcomes or []),
+                "bara_attempts": list(attempts or []),
+                "depth": adm.depth,
+                "handle_httpstatus_all": True,
+            },
+        )
+
+    async def parse_page(self, response: Response) -> AsyncIterator[Any]:
+        meta = response.meta
+        page = meta["bara_page"]
+        ins = Instructions.model_validate(meta.get("bara_instructions") or {})
+        snapshot: PageSnapshot = meta.get("bara_snapshot") or PageSnapshot(url=page["url"], final_url=response.url)
+        failure = meta.get("bara_failure")
+        item = PageItem(
+            url=page["url"], depth=page["depth"], parent_url=page["parent_url"], bfs_index=page["bfs_index"],
+            final_url=None if failure else (snapshot.final_url or response.url),
+            http_status=None if failure else response.status,
+        )
+        not_html = any(e.startswith("not_html") for e in snapshot.errors)
+        usable = not failure and not snapshot.offsite_navigation and not not_html and 200 <= response.status < 300
+        extraction = Extraction()
+        started = time.monotonic()
+        if usable and (snapshot.html or snapshot.body_text):
+            extraction = await self.extractor.extract(snapshot, ins)
+        item.title = extraction.title or snapshot.title
+        item.text = extraction.text
+        item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
+        item.extractor = extraction.extractor
+        meta["bara_outcome"] = AttemptOutcome(
+            instructions=ins,
+            error_type=failure["type"] if failure else None,
+            error_message=failure["message"] if failure else "",
+            http_status=item.http_status,
+            content_type=snapshot.content_type,
+            offsite_navigation=snapshot.offsite_navigation,
+            text_chars=len(item.text),
+            images=len(item.images),
+            videos=len(item.videos),
+            markers=snapshot.markers,
+            unresolved_media=len(extraction.unresolved),
+            scroll_truncated=snapshot.scroll_truncated,
+            scroll_steps=snapshot.scroll_steps,
+        )
+        meta["bara_seconds"] = round(float(meta.get("download_latency") or 0) + time.monotonic() - started, 3)
+        yield item
+        if not usable:
+            return
+        for link in snapshot.links:
+            try:
+                yield Request(link, meta={"bara_link": True}, dont_filter=True)
+            except ValueError:
+                continue
