@@ -10,6 +10,7 @@ import shutil
 from typing import Any
 
 from scrapy.settings import BaseSettings
+from scrapy.utils.misc import load_object
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 # Flags for a headless Chromium on a closed network, as root (see README).
@@ -91,7 +92,7 @@ class Addon:
             ("ITEM_PIPELINES", ITEM_PIPELINES),
         ):
             for component, order in table.items():
-                settings.setdefault_in_component_priority_dict(name, component, order)
+                settings.setdefault_in_component_priority_dict(name, load_object(component), order)
         if settings.getbool("BARA_BROWSER_ENABLED", True):
             handlers = settings.getdict("DOWNLOAD_HANDLERS")
             for scheme in ("http", "https"):

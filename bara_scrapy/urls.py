@@ -6,6 +6,7 @@ tested without Scrapy or a browser.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -203,7 +204,7 @@ def trap_reason(url: str) -> str | None:
     if len(segments) > MAX_PATH_SEGMENTS:
         return "too_many_segments"
     run = 1
-    for prev, cur in zip(segments, segments[1:]):
+    for prev, cur in itertools.pairwise(segments):
         run = run + 1 if cur == prev else 1
         if run > 2:
             return "path_loop"

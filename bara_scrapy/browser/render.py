@@ -237,7 +237,9 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
             stable = 0
         last_height = height
     height_now = await page.evaluate("() => document.documentElement.scrollHeight")
-    at_end = await page.evaluate("() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2")
+    at_end = await page.evaluate(
+        "() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"
+    )
     return steps, not (at_end and height_now == last_height)
 
 
@@ -281,10 +283,12 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
         return snapshot.model_dump()
     acc = _Accumulator()
     try:
-        steps, truncated = await asyncio.wait_for(_reveal(page, session, ins, acc), timeout=max(_remaining(session), 0.1))
+        steps, truncated = await asyncio.wait_for(
+            _reveal(page, session, ins, acc), timeout=max(_remaining(session), 0.1)
+        )
         final = await asyncio.wait_for(_collect(page), timeout=max(_remaining(session), 2.0))
         html = await asyncio.wait_for(page.content(), timeout=max(_remaining(session), 2.0))
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise PageDeadlineExceeded(f"page deadline exceeded after {time.monotonic() - started:.1f}s") from None
     acc.add(final)
     if session.offsite_navigation or not in_scope(page.url, session.seed, session.scope):

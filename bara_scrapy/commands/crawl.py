@@ -1,7 +1,8 @@
 """`scrapy crawl`, with bara's spider arguments checked before anything starts.
 
 A bad seed or limit ends the command with one line naming the value and exit
-code 2, before Scrapy builds a crawler or launches a browser.
+code 2, before Scrapy builds a crawler or launches a browser. A crawl whose seed
+page failed exits 3.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ import argparse
 import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
-from scrapy.utils.misc import load_object
 
 from ..config import ConfigError
+
+SEED_FAILED_EXIT = 3
 
 
 class Command(ScrapyCrawlCommand):
@@ -30,7 +32,16 @@ class Command(ScrapyCrawlCommand):
                     print(f"error: {exc}", file=sys.stderr)
                     self.exitcode = 2
                     return
-        super().run(args, opts)
+        if len(args) != 1 or self.crawler_process is None:
+            super().run(args, opts)
+            return
+        crawler = self._create_crawler(args[0])
+        self.crawler_process.crawl(crawler, **opts.spargs)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+        elif crawler.stats is not None and crawler.stats.get_value("bara/seed/status") == "failed":
+            self.exitcode = SEED_FAILED_EXIT
 
 
-__all__ = ["Command", "load_object"]
+__all__ = ["Command"]

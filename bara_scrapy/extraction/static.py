@@ -81,8 +81,10 @@ def _jsonld_urls(node: Any, depth: int = 0) -> Iterator[tuple[str, str]]:
         for value in node.get(key, []) if isinstance(node.get(key), list) else [node.get(key)]:
             if isinstance(value, str):
                 yield value, kind
-            elif isinstance(value, dict) and isinstance(value.get("url") or value.get("contentUrl"), str):
-                yield value.get("url") or value.get("contentUrl"), kind
+            elif isinstance(value, dict):
+                nested = value.get("url") or value.get("contentUrl")
+                if isinstance(nested, str):
+                    yield nested, kind
     for key, value in node.items():
         if isinstance(value, (dict, list)) and key not in ("image", "contentUrl", "thumbnailUrl"):
             yield from _jsonld_urls(value, depth + 1)

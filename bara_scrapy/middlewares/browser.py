@@ -8,6 +8,8 @@ HTTP redirects carry `dont_filter`, which bypasses Scrapy's offsite check.
 
 from __future__ import annotations
 
+import time
+
 from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
@@ -44,6 +46,7 @@ class BrowserMiddleware:
         page = request.meta.get("bara_page")
         if not page:
             return
+        request.meta.setdefault("bara_attempt_started", time.time())
         if not in_scope(request.url, page["seed"], page["scope"]):
             self.crawler.stats.inc_value("bara/scope/blocked_request")
             raise OffsiteRedirect(f"offsite_redirect: {request.url}")
@@ -75,7 +78,7 @@ class BrowserMiddleware:
         if meta.get("bara_failure"):
             meta["bara_snapshot"] = PageSnapshot(url=request.url, final_url=response.url)
             return response
-        ctype = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
+        ctype = (response.headers.get(b"Content-Type") or b"").decode("latin-1").lower()
         is_html = isinstance(response, TextResponse) and (not ctype or any(t in ctype for t in HTML_TYPES))
         html = response.text if is_html and isinstance(response, TextResponse) else ""
         result = methods[0].result if methods and isinstance(methods[0], PageMethod) else None

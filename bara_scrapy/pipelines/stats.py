@@ -19,6 +19,8 @@ class ItemStatsPipeline:
         if isinstance(item, PageItem):
             stats = self.crawler.stats
             stats.inc_value(f"bara/items/{item.status}")
+            if item.bfs_index == 0:
+                stats.set_value("bara/seed/status", item.status)
             stats.inc_value("bara/media/images", len(item.images))
             stats.inc_value("bara/media/videos", len(item.videos))
         return item

@@ -10,6 +10,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
+from .. import logs
 from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_seed
 from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
@@ -54,6 +55,7 @@ class BaraSpider(Spider):
             crawler.settings.set(setting, value, priority=SPIDER_ARG_PRIORITY)
         crawler.settings.set("BARA_SEED", validate_seed(kwargs.get("seed")), priority=SPIDER_ARG_PRIORITY)
         spider: BaraSpider = super().from_crawler(crawler, *args, **kwargs)
+        logs.install()
         return spider
 
     @property
@@ -111,7 +113,6 @@ class BaraSpider(Spider):
         not_html = any(e.startswith("not_html") for e in snapshot.errors)
         usable = not failure and not snapshot.offsite_navigation and not not_html and 200 <= response.status < 300
         extraction = Extraction()
-        started = time.monotonic()
         if usable and (snapshot.html or snapshot.body_text):
             extraction = await self.extractor.extract(snapshot, ins)
         item.title = extraction.title or snapshot.title
@@ -133,7 +134,7 @@ class BaraSpider(Spider):
             scroll_truncated=snapshot.scroll_truncated,
             scroll_steps=snapshot.scroll_steps,
         )
-        meta["bara_seconds"] = round(float(meta.get("download_latency") or 0) + time.monotonic() - started, 3)
+        meta["bara_seconds"] = round(time.time() - float(meta.get("bara_attempt_started") or time.time()), 3)
         yield item
         if not usable:
             return
