@@ -39,6 +39,8 @@ DEFAULTS: dict[str, Any] = {
     "BARA_DENY": [],
     "BARA_ALLOW": [],
     "BARA_BROWSER_ENABLED": True,
+    "BARA_SCROLL_ENABLED": True,
+    "BARA_ORDER": "bfs",
     "BARA_SCROLL_MAX_STEPS": 12,
     "BARA_SCROLL_PAUSE": 0.25,
     "BARA_PAGE_TIMEOUT": 30.0,

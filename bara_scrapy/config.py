@@ -91,6 +91,13 @@ def _float_setting(settings: BaseSettings, name: str, minimum: float) -> float:
     return value
 
 
+def _order(settings: BaseSettings) -> str:
+    order = str(settings.get("BARA_ORDER", "bfs")).lower()
+    if order not in ("bfs", "dfs"):
+        raise ConfigError(f"invalid setting BARA_ORDER={order!r}: 'bfs' (default) or 'dfs' (ablation only)")
+    return order
+
+
 # Used when a setting is absent (components used without the add-on).
 _DEFAULTS: dict[str, object] = {
     "BARA_MAX_WIDTH": 20, "BARA_MAX_PAGES": 100, "BARA_MAX_ATTEMPTS": 3, "BARA_SCROLL_MAX_STEPS": 12,
@@ -109,6 +116,8 @@ class BaraConfig:
     deny: tuple[str, ...] = DEFAULT_DENY
     allow: tuple[str, ...] = ()
     browser_enabled: bool = True
+    scroll_enabled: bool = True
+    order: str = "bfs"
     scroll_max_steps: int = 12
     scroll_pause: float = 0.25
     page_timeout: float = 30.0
@@ -135,6 +144,8 @@ class BaraConfig:
             deny=DEFAULT_DENY + tuple(settings.getlist("BARA_DENY")),
             allow=tuple(settings.getlist("BARA_ALLOW")),
             browser_enabled=settings.getbool("BARA_BROWSER_ENABLED", True),
+            scroll_enabled=settings.getbool("BARA_SCROLL_ENABLED", True),
+            order=_order(settings),
             scroll_max_steps=_int_setting(settings, "BARA_SCROLL_MAX_STEPS", 0),
             scroll_pause=_float_setting(settings, "BARA_SCROLL_PAUSE", 0.0),
             page_timeout=_float_setting(settings, "BARA_PAGE_TIMEOUT", 1.0),
@@ -153,6 +164,6 @@ class BaraConfig:
 
     def first_instructions(self) -> Instructions:
         return Instructions(
-            scroll_steps=self.scroll_max_steps,
+            scroll_steps=self.scroll_max_steps if self.scroll_enabled else 0,
             scroll_pause_ms=int(self.scroll_pause * 1000),
         )

@@ -53,6 +53,8 @@ class BrowserMiddleware:
         if not self.config.browser_enabled:
             return
         instructions = request.meta.get("bara_instructions") or self.config.first_instructions().model_dump()
+        if not self.config.scroll_enabled:  # the no-scroll ablation: reflection may not scroll either
+            instructions = {**instructions, "scroll_steps": 0}
         request.meta.update(
             playwright=True,
             playwright_context="bara",

@@ -36,7 +36,7 @@ class PageBudgetMiddleware:
     def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
         self.crawler = crawler
         self.config = config
-        self.frontier = Frontier(max_depth=config.max_depth, max_pages=config.max_pages)
+        self.frontier = Frontier(max_depth=config.max_depth, max_pages=config.max_pages, order=config.order)
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
 
