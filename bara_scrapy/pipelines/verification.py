@@ -1,0 +1,277 @@
+"""Item pipeline: return only media that really downloads (ranged GET + magic bytes).
+
+Every candidate in `PageItem.images`/`videos` is fetched through Scrapy's
+engine with `Range: bytes=0-4095`, following up to 5 redirects by hand so the
+SSRF guard runs on every hop. The first bytes decide (`verify.sniff`), not the
+Content-Type. A server that ignores Range is cut off by `StopDownload` after
+the first 4 KiB. Each canonical URL is checked once per crawl. Candidates that
+are not http(s) URLs are counted (`blocked_scheme`) and dropped: the item
+contract only holds http(s) media.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import (
+    CannotResolveHostError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    NotConfigured,
+    StopDownload,
+)
+from scrapy.http import Response
+from scrapy.http.request import NO_CALLBACK
+from twisted.internet.error import TimeoutError as TwistedTimeoutError
+from w3lib.url import safe_url_string
+
+from ..items import Media, PageItem, utc_now
+from ..urls import canonicalize, is_http_url
+from ..verify import SNIFF_BYTES, check_url, host_key, kind_of, sniff
+from ..verify.ssrf import Resolver, default_resolve
+
+logger = logging.getLogger(__name__)
+
+MAX_REDIRECTS = 5
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# the candidate could not be checked at all: the page is incomplete, not the media bad
+UNCHECKED_REASONS = frozenset({"timeout", "download_error", "dns_error"})
+_ACCEPT = {"image": "image/avif,image/webp,image/apng,image/*,*/*;q=0.8", "video": "*/*"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verification record of one URL, copied onto every Media that names it."""
+
+    reason: str | None
+    http_status: int | None = None
+    content_type: str | None = None
+    sniffed_type: str | None = None
+    bytes: int | None = None
+    final_url: str | None = None
+    checked_at: str = field(default_factory=utc_now)
+
+    @property
+    def verified(self) -> bool:
+        return self.reason is None
+
+    def apply(self, media: Media) -> Media:
+        return media.model_copy(update={**asdict(self), "verified": self.verified})
+
+
+def total_bytes(status: int, content_range: str | None, content_length: str | None) -> int | None:
+    """File size from `Content-Range` (206/416) or `Content-Length` (200), when known.
+
+    >>> total_bytes(206, "bytes 0-4095/70000", "4096"), total_bytes(416, "bytes */0", None)
+    (70000, 0)
+    >>> total_bytes(200, None, "1234"), total_bytes(206, "bytes 0-9/*", "10"), total_bytes(404, None, "9")
+    (1234, None, None)
+    """
+    if status in (206, 416):
+        total = (content_range or "").rpartition("/")[2].strip()
+        return int(total) if total.isdigit() else None
+    if status == 200 and content_length and content_length.strip().isdigit():
+        return int(content_length)
+    return None
+
+
+def judge(status: int, body: bytes, expected_kind: str, content_type: str | None) -> str | None:
+    """Why a final (non-redirect) response does not prove a downloadable `expected_kind`, or None.
+
+    >>> judge(206, b"\\x89PNG\\r\\n\\x1a\\n", "image", "application/octet-stream") is None
+    True
+    >>> judge(200, b"<!doctype html><p>oops", "image", "image/png"), judge(200, b"", "video", None)
+    ('html_page', 'empty_body')
+    >>> judge(404, b"", "image", None), judge(416, b"", "image", None), judge(200, b"#EXTM3U", "image", None)
+    ('http_404', 'empty_body', 'wrong_kind')
+    """
+    if status == 416:  # bytes=0-N unsatisfiable: the file is empty
+        return "empty_body"
+    if status not in (200, 206):
+        return f"http_{status}"
+    if not body:
+        return "empty_body"
+    sniffed = sniff(body)
+    kind = kind_of(sniffed)
+    if sniffed == "html" or (sniffed is None and (content_type or "").lower().startswith("text/html")):
+        return "html_page"
+    if kind is None:
+        return "unknown_type"
+    return None if kind == expected_kind else "wrong_kind"
+
+
+def error_reason(exc: BaseException) -> str:
+    """Machine-readable reason for a failed download.
+
+    >>> error_reason(DownloadTimeoutError()), error_reason(IgnoreRequest("Forbidden by robots.txt"))
+    ('timeout', 'robots_forbidden')
+    """
+    if isinstance(exc, DownloadTimeoutError | TwistedTimeoutError | TimeoutError):
+        return "timeout"
+    if isinstance(exc, CannotResolveHostError):
+        return "dns_error"
+    if isinstance(exc, IgnoreRequest) and "robots" in str(exc).lower():
+        return "robots_forbidden"
+    return "download_error"
+
+
+def _header(response: Response, name: str) -> str | None:
+    value = response.headers.get(name)
+    return value.decode("latin-1") if value is not None else None
+
+
+class MediaVerificationPipeline:
+    """Move media that does not download from `images`/`videos` to `rejected_media`."""
+
+    resolve: Resolver = staticmethod(default_resolve)
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        self.crawler = crawler
+        self.allow_private = settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False)
+        self.timeout = settings.getfloat("BARA_VERIFY_TIMEOUT", 15.0)
+        self.semaphore = asyncio.Semaphore(max(1, settings.getint("BARA_VERIFY_CONCURRENCY", 8)))
+        self.allowed_hosts: frozenset[str] = frozenset()
+        self._results: dict[str, asyncio.Task[Outcome]] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> MediaVerificationPipeline:
+        if not crawler.settings.getbool("BARA_VERIFY_MEDIA", True):
+            raise NotConfigured("BARA_VERIFY_MEDIA is False")
+        pipeline = cls(crawler)
+        crawler.signals.connect(pipeline._bytes_received, signal=signals.bytes_received)
+        return pipeline
+
+    def open_spider(self) -> None:
+        seeds = [self.crawler.settings.get("BARA_SEED"), getattr(self.crawler.spider, "seed", None)]
+        self.allowed_hosts = frozenset(host_key(s) for s in seeds if isinstance(s, str) and s.strip())
+
+    def _bytes_received(self, data: bytes, request: Request) -> None:
+        """Enough bytes to sniff: stop, whether or not the server honoured Range."""
+        if request.meta.get("bara_verify"):
+            received = request.meta.get("bara_verify_received", 0) + len(data)
+            request.meta["bara_verify_received"] = received
+            if received >= SNIFF_BYTES:
+                raise StopDownload(fail=False)
+
+    async def process_item(self, item: Any) -> Any:
+        if not isinstance(item, PageItem) or not (item.images or item.videos):
+            return item
+        referer = item.final_url or item.url
+        candidates = [(m, "image") for m in item.images] + [(m, "video") for m in item.videos]
+        outcomes = await asyncio.gather(*(self._outcome(m.url, kind, referer) for m, kind in candidates))
+        item.images, item.videos = [], []
+        unchecked = 0
+        for (media, kind), outcome in zip(candidates, outcomes, strict=True):
+            checked = outcome.apply(media)
+            if not is_http_url(
+                media.url
+            ):  # data:, blob:, ftp: are never returned as media, not even rejected
+                continue
+            if outcome.verified:
+                (item.images if kind == "image" else item.videos).append(checked)
+            else:
+                item.rejected_media.append(checked)
+                unchecked += outcome.reason in UNCHECKED_REASONS
+        if unchecked:
+            note = f"unverified_media: {unchecked}"
+            item.error = f"{item.error}; {note}" if item.error else note
+            if item.status == "ok":
+                item.status = "incomplete"
+        return item
+
+    async def _outcome(self, url: str, kind: str, referer: str) -> Outcome:
+        try:
+            key = f"{kind} {canonicalize(url)}"
+        except ValueError:
+            key = f"{kind} {url}"
+        task = self._results.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._verify(url, kind, referer))
+            self._results[key] = task
+        else:
+            self.crawler.stats.inc_value("bara/verify/cache_hit")
+        return await asyncio.shield(task)
+
+    async def _verify(self, url: str, kind: str, referer: str) -> Outcome:
+        async with self.semaphore:
+            try:
+                outcome = await self._follow(url, kind, referer)
+            except Exception as exc:  # a bug here must not cost the page its item
+                logger.warning("media check of %s raised %r", url, exc)
+                outcome = Outcome("download_error", final_url=url)
+        stats = self.crawler.stats
+        if outcome.verified:
+            stats.inc_value("bara/verify/ok")
+        else:
+            stats.inc_value(f"bara/verify/rejected/{outcome.reason}")
+            logger.debug("media rejected (%s): %s", outcome.reason, url)
+        return outcome
+
+    async def _follow(self, url: str, kind: str, referer: str) -> Outcome:
+        current = url
+        for hop in range(MAX_REDIRECTS + 1):
+            blocked = await asyncio.to_thread(
+                check_url,
+                current,
+                allowed_hosts=self.allowed_hosts,
+                allow_private=self.allow_private,
+                resolve=self.resolve,
+            )
+            if blocked is not None:
+                return Outcome(blocked, final_url=current)
+            self.crawler.stats.inc_value("bara/verify/requests")
+            try:
+                response = await self.crawler.engine.download_async(self._request(current, kind, referer))
+            except Exception as exc:  # any transport failure is a recorded reason, never a crash
+                logger.debug("media check of %s failed: %r", current, exc)
+                return Outcome(error_reason(exc), final_url=current)
+            location = _header(response, "Location")
+            if response.status in REDIRECT_STATUSES and location:
+                if hop == MAX_REDIRECTS:
+                    return Outcome("too_many_redirects", http_status=response.status, final_url=current)
+                current = safe_url_string(urljoin(current, location))
+                continue
+            return self._record(response, kind)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _request(self, url: str, kind: str, referer: str) -> Request:
+        meta = {
+            "bara_verify": True,
+            "dont_redirect": True,
+            "handle_httpstatus_all": True,
+            "allow_offsite": True,
+            "dont_cache": True,
+            "download_timeout": self.timeout,
+            "download_maxsize": 0,  # StopDownload bounds the body; a huge Content-Length is no error
+            "download_warnsize": 0,
+            "download_slot": f"bara-verify:{urlsplit(url).hostname}",  # never starves page slots
+        }
+        headers = {
+            "Range": f"bytes=0-{SNIFF_BYTES - 1}",
+            "Referer": referer,
+            "Accept": _ACCEPT[kind],
+            "Accept-Encoding": "identity",
+        }
+        return Request(url, headers=headers, meta=meta, callback=NO_CALLBACK, dont_filter=True)
+
+    @staticmethod
+    def _record(response: Response, kind: str) -> Outcome:
+        body = response.body[:SNIFF_BYTES]
+        content_type = _header(response, "Content-Type")
+        return Outcome(
+            judge(response.status, body, kind, content_type),
+            http_status=response.status,
+            content_type=content_type,
+            sniffed_type=sniff(body) if body else None,
+            bytes=total_bytes(
+                response.status, _header(response, "Content-Range"), _header(response, "Content-Length")
+            ),
+            final_url=response.url,
+        )
