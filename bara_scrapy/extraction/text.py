@@ -1,0 +1,201 @@
+"""The visible main text of a page: trafilatura first, the rendered body text when it falls short.
+
+Cheap path first, escalate only when it falls short (trafilatura's own shape):
+
+0. a leaf <div> holding prose becomes a <p> (Readability's rule), because trafilatura
+   drops text in bare <div>s that sit next to <p>s;
+1. trafilatura in precision mode (drops nav/footer/related blocks best);
+2. when that kept little of the page, the balanced mode, if it finds much more;
+3. when even that is little next to the rendered body text (`document.body.innerText`,
+   or an approximation from the HTML when the caller has none), the body text itself.
+
+`main_text` never raises: empty, non-HTML, huge or badly encoded input gives the
+best text available, possibly "".
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import trafilatura
+from lxml.html import HtmlElement
+from trafilatura.utils import load_html
+
+MAX_HTML_CHARS = 4_000_000  # larger documents are cut (what a reader sees is near the top)
+MAX_ELEMENTS = 40_000  # trafilatura costs ~50 us per element: beyond ~2 s, keep the body text
+MAX_TITLE_CHARS = 500
+# Measured on the article-extraction-benchmark (see bara_scrapy/bench/articles.py):
+ESCALATE_BELOW = 0.10  # precise text under 10% of the body's words: try the balanced mode
+BROADER_FACTOR = 3.0  # ... and keep it when it has at least three times the words
+LITTLE_BELOW = 0.02  # final text under 2% of the body's words (or empty): use the body text
+
+_WORD_RE = re.compile(r"\w+")
+_SPACES_RE = re.compile(r"[ \t\r\f\v\u00a0]+")
+_BLANK_LINES_RE = re.compile(r"\n\s*\n+")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_INVISIBLE = "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas"
+_DIV_BLOCKERS = frozenset(
+    "address article aside audio blockquote canvas dd details dialog div dl dt fieldset figcaption figure "
+    "footer form h1 h2 h3 h4 h5 h6 header hr iframe img li main nav ol p picture pre section svg table ul "
+    "video".split()
+)
+_BLOCKS = frozenset(
+    "address article aside blockquote br dd details dialog div dl dt fieldset figcaption figure footer "
+    "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table td th tr ul".split()
+)
+
+logger = logging.getLogger(__name__)
+
+
+def words(text: str) -> int:
+    """Number of word tokens (`\\w+`).
+
+    >>> words("Hello, wide world!")
+    3
+    """
+    return len(_WORD_RE.findall(text))
+
+
+def tidy(text: str) -> str:
+    """Collapse runs of spaces and blank lines.
+
+    >>> tidy("  a \\u00a0 b\\n\\n\\n c  ")
+    'a b\\n\\nc'
+    """
+    lines = (_SPACES_RE.sub(" ", line).strip() for line in text.split("\n"))
+    return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip()
+
+
+def is_little(text: str, body: str, fraction: float = LITTLE_BELOW) -> bool:
+    """Whether `text` holds less than `fraction` of the words of `body` (or nothing).
+
+    >>> is_little("", "anything")
+    True
+    >>> is_little("one two", " ".join(["w"] * 200))
+    True
+    >>> is_little("one two three four five", " ".join(["w"] * 200))
+    False
+    """
+    n = words(text)
+    return n == 0 or n < fraction * words(body)
+
+
+def approx_inner_text(tree: HtmlElement) -> str:
+    """A stand-in for `document.body.innerText` when only the HTML is at hand."""
+    body = tree.find(".//body")
+    root = body if body is not None else tree
+    parts: list[str] = []
+
+    def walk(el: HtmlElement) -> None:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        style = (el.get("style") or "").replace(" ", "").lower()
+        if tag in _INVISIBLE or el.get("hidden") is not None or "display:none" in style:
+            return
+        block = tag in _BLOCKS
+        if block:
+            parts.append("\n")
+        if el.text and tag:
+            parts.append(el.text)
+        for child in el:
+            walk(child)
+            if child.tail:
+                parts.append(child.tail)
+        if block:
+            parts.append("\n")
+
+    walk(root)  # recursion is safe: libxml2 caps the tree depth at 256
+    return "\n".join(line for line in tidy("".join(parts)).split("\n") if line)
+
+
+def paragraphize(tree: HtmlElement) -> None:
+    """Turn each <div> with text and no block-level descendant into a <p>, unless mostly links.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>a b</p><div>Plain prose</div><div><a href="/">Menu</a></div></div>')
+    >>> paragraphize(t)
+    >>> [e.tag for e in t]
+    ['p', 'p', 'div']
+    """
+    blocked: set[HtmlElement] = set()  # elements with a block-level descendant
+    for el in reversed(list(tree.iter())):  # descendants before their ancestors
+        if any(c in blocked or (isinstance(c.tag, str) and c.tag in _DIV_BLOCKERS) for c in el):
+            blocked.add(el)
+        elif el.tag == "div":
+            n = words(el.text_content())
+            if n and 2 * sum(words(a.text_content()) for a in el.iter("a")) <= n:
+                el.tag = "p"
+
+
+def page_title(tree: HtmlElement) -> str:
+    """<title>, else og:title, else the first <h1>."""
+    for xpath in ("//head/title", '//meta[@property="og:title"]/@content', "//h1"):
+        for found in tree.xpath(xpath):
+            value = found if isinstance(found, str) else found.text_content()
+            value = " ".join(str(value).split())
+            if value:
+                return value[:MAX_TITLE_CHARS]
+    return ""
+
+
+def _extract(tree: HtmlElement, url: str, precise: bool) -> str:
+    """trafilatura's text; tables kept (readers see them), comments left out."""
+    try:
+        found = trafilatura.extract(
+            tree, url=url or None, favor_precision=precise, include_comments=False, include_tables=True
+        )
+        return tidy(found or "")
+    except Exception:  # trafilatura on hostile input: the fallback handles it
+        logger.debug("trafilatura failed on %s", url, exc_info=True)
+        return ""
+
+
+def _clean(text: str) -> str:
+    """Valid UTF-8 without control characters (lone surrogates become "?")."""
+    return _CONTROL_RE.sub("", text.encode("utf-8", "replace").decode("utf-8"))
+
+
+def _parse(html: str) -> HtmlElement | None:
+    """lxml tree of a document; a fragment or plain text is parsed as a body's content."""
+    for attempt in (html, f"<html><body>{_clean(html)}</body></html>"):
+        try:
+            tree = load_html(attempt)
+        except Exception:
+            tree = None
+        if tree is not None:
+            for el in tree.xpath("//*[@hidden]"):  # not rendered, whatever the CSS says
+                el.drop_tree()
+            return tree
+    return None
+
+
+def main_text(html: str, url: str, body_text: str = "") -> tuple[str, str]:
+    """(title, text) of a page; see the module docstring for the escalation. Never raises."""
+    body_text = tidy(_clean(body_text)) if isinstance(body_text, str) else ""
+    try:
+        return _main_text(html, url or "", body_text)
+    except Exception:  # a crawl must not die on one page
+        logger.warning("text extraction failed on %s", url, exc_info=True)
+        return "", body_text
+
+
+def _main_text(html: str | bytes, url: str, body_text: str) -> tuple[str, str]:
+    if isinstance(html, bytes):
+        html = html.decode("utf-8", errors="replace")
+    html = html[:MAX_HTML_CHARS] if isinstance(html, str) else ""
+    tree = _parse(html) if html.strip() else None
+    if tree is None:
+        return "", body_text
+    title = page_title(tree)
+    body = body_text or approx_inner_text(tree)
+    if sum(1 for _ in tree.iter()) > MAX_ELEMENTS:
+        return _clean(title), _clean(body)
+    paragraphize(tree)
+    text = _extract(tree, url, precise=True)
+    if is_little(text, body, ESCALATE_BELOW):
+        broader = _extract(tree, url, precise=False)
+        if words(broader) >= BROADER_FACTOR * words(text):
+            text = broader
+    if is_little(text, body):
+        text = body
+    return _clean(title), _clean(text)
