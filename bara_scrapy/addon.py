@@ -58,6 +58,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 DOWNLOADER_MIDDLEWARES = {
+    "bara_scrapy.middlewares.scope.ScopeGuardMiddleware": 60,
     "bara_scrapy.middlewares.reflection.ReflectionDownloaderMiddleware": 530,
     "bara_scrapy.middlewares.browser.BrowserMiddleware": 540,
 }

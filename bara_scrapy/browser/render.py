@@ -4,7 +4,7 @@ scrapy-playwright navigates; `init_page` runs before navigation (network log,
 navigation/SSRF guard, dialogs, pop-ups) and `explore` runs after it as a
 `PageMethod`, under the page's hard deadline. `explore` returns a
 `PageSnapshot` as a plain dict; if the deadline fires it raises
-`PageDeadlineExceeded` and scrapy-playwright closes the page.
+`PageTimeoutError` and scrapy-playwright closes the page.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ MAX_NETWORK_ENTRIES = 3000
 MAX_CLICKS = 30
 
 
-class PageDeadlineExceeded(Exception):
+class PageTimeoutError(Exception):
     """The per-page hard deadline (BARA_PAGE_TIMEOUT) fired."""
 
 
@@ -120,8 +120,16 @@ async def init_page(page: Page, request: Request) -> None:
         except PlaywrightError:
             pass  # page closed while routing
 
-    def on_request(_: PWRequest) -> None:
+    def on_request(req: PWRequest) -> None:
         session.inflight += 1
+        # A redirect off scope is not routed: notice it here so the off-scope
+        # document's sub-resources are aborted by `guard`.
+        try:
+            main = req.frame.parent_frame is None
+        except PlaywrightError:
+            main = False
+        if req.is_navigation_request() and main and not in_scope(req.url, session.seed, session.scope):
+            session.offsite_navigation = session.offsite_navigation or req.url
 
     def on_done(_: PWRequest) -> None:
         session.inflight = max(0, session.inflight - 1)
@@ -289,7 +297,9 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
         final = await asyncio.wait_for(_collect(page), timeout=max(_remaining(session), 2.0))
         html = await asyncio.wait_for(page.content(), timeout=max(_remaining(session), 2.0))
     except TimeoutError:
-        raise PageDeadlineExceeded(f"page deadline exceeded after {time.monotonic() - started:.1f}s") from None
+        raise PageTimeoutError(
+            f"page timeout exceeded: hard deadline hit after {time.monotonic() - started:.1f}s"
+        ) from None
     acc.add(final)
     if session.offsite_navigation or not in_scope(page.url, session.seed, session.scope):
         snapshot.offsite_navigation = session.offsite_navigation or page.url

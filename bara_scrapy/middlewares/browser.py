@@ -2,8 +2,7 @@
 
 Page requests (meta `bara_page`) get their scrapy-playwright meta here, at
 download time, so what sits in the scheduler (and in `JOBDIR`) stays plain,
-picklable data. Every page request is scope-checked here too: retries and
-HTTP redirects carry `dont_filter`, which bypasses Scrapy's offsite check.
+picklable data.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ import time
 
 from scrapy import Request
 from scrapy.crawler import Crawler
-from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 from scrapy_playwright.page import PageMethod
 
@@ -20,17 +18,12 @@ from ..browser.render import explore, init_page
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
 from ..snapshot import PageSnapshot
-from ..urls import in_scope
 
 PLAYWRIGHT_KEYS = (
     "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
     "playwright_page_methods", "bara_render",
 )
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-
-
-class OffsiteRedirect(IgnoreRequest):
-    """A page request that left the crawl's scope (redirect or retry)."""
 
 
 class BrowserMiddleware:
@@ -47,9 +40,6 @@ class BrowserMiddleware:
         if not page:
             return
         request.meta.setdefault("bara_attempt_started", time.time())
-        if not in_scope(request.url, page["seed"], page["scope"]):
-            self.crawler.stats.inc_value("bara/scope/blocked_request")
-            raise OffsiteRedirect(f"offsite_redirect: {request.url}")
         if not self.config.browser_enabled:
             return
         instructions = request.meta.get("bara_instructions") or self.config.first_instructions().model_dump()

@@ -21,6 +21,7 @@ from typing import Any
 
 from scrapy import Request
 from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 
 from ..config import BaraConfig
@@ -28,6 +29,7 @@ from ..frontier import Admission
 from ..instructions import Instructions
 from ..items import Attempt, PageItem
 from ..reflection import AttemptOutcome, diagnose, final_status_of, next_instructions
+from .scope import OffsiteRedirect
 
 logger = logging.getLogger(__name__)
 
@@ -43,9 +45,14 @@ class ReflectionDownloaderMiddleware:
     def process_exception(self, request: Request, exception: Exception) -> Response | None:
         if not request.meta.get("bara_page"):
             return None
-        kind = type(exception).__name__
+        # every IgnoreRequest (robots, scope) is reported under the base name
+        kind = "IgnoreRequest" if isinstance(exception, IgnoreRequest) else type(exception).__name__
         message = str(exception).splitlines()[0][:300] if str(exception) else ""
-        request.meta["bara_failure"] = {"type": kind, "message": message}
+        request.meta["bara_failure"] = {
+            "type": kind,
+            "message": message,
+            "offsite": request.url if isinstance(exception, OffsiteRedirect) else None,
+        }
         self.crawler.stats.inc_value(f"bara/reflection/exception/{kind}")
         return Response(url=request.url, status=200, request=request, flags=["bara_failure"])
 

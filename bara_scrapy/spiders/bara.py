@@ -21,6 +21,8 @@ from ..reflection import AttemptOutcome
 from ..snapshot import PageSnapshot
 from ..urls import canonicalize
 
+# Error pages reach the callback (and become items); redirects are still followed.
+ERROR_STATUSES = list(range(400, 600))
 # Spider arguments beat settings from any source, `-s` included.
 SPIDER_ARG_PRIORITY = 45
 
@@ -95,7 +97,7 @@ class BaraSpider(Spider):
                 "bara_outcomes": list(outcomes or []),
                 "bara_attempts": list(attempts or []),
                 "depth": adm.depth,
-                "handle_httpstatus_all": True,
+                "handle_httpstatus_list": ERROR_STATUSES,
             },
         )
 
@@ -125,7 +127,7 @@ class BaraSpider(Spider):
             error_message=failure["message"] if failure else "",
             http_status=item.http_status,
             content_type=snapshot.content_type,
-            offsite_navigation=snapshot.offsite_navigation,
+            offsite_navigation=snapshot.offsite_navigation or (failure or {}).get("offsite"),
             text_chars=len(item.text),
             images=len(item.images),
             videos=len(item.videos),

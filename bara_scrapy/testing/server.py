@@ -66,13 +66,13 @@ class _RequestHandler(BaseHTTPRequestHandler):
     server: SiteServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._serve(head=False)
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self._serve(head=True)
 
     def _serve(self, head: bool) -> None:
@@ -124,6 +124,11 @@ class SiteServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A client that gives up early (verification stops reading after the
+        # first bytes; a closed page aborts its requests) is normal here.
+        pass
 
     def __init__(self, site: Site, host: str = "127.0.0.1", port: int = 0) -> None:
         super().__init__((host, port), _RequestHandler)
