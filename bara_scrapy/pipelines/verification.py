@@ -249,6 +249,7 @@ class MediaVerificationPipeline:
             "allow_offsite": True,
             "dont_cache": True,
             "download_timeout": self.timeout,
+            "max_retry_times": 1,  # a dead media host costs at most two timeouts
             "download_maxsize": 0,  # StopDownload bounds the body; a huge Content-Length is no error
             "download_warnsize": 0,
             "download_slot": f"bara-verify:{urlsplit(url).hostname}",  # never starves page slots
