@@ -123,6 +123,7 @@ class BaraConfig:
     page_timeout: float = 30.0
     navigation_timeout: float = 15.0
     verify_media: bool = True
+    block_offsite_subresources: bool = False
     allow_private_networks: bool = False
     robots_obey: bool = True
     llm_model: str = ""
@@ -151,6 +152,7 @@ class BaraConfig:
             page_timeout=_float_setting(settings, "BARA_PAGE_TIMEOUT", 1.0),
             navigation_timeout=_float_setting(settings, "BARA_NAVIGATION_TIMEOUT", 1.0),
             verify_media=settings.getbool("BARA_VERIFY_MEDIA", True),
+            block_offsite_subresources=settings.getbool("BARA_BLOCK_OFFSITE_SUBRESOURCES", False),
             allow_private_networks=settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False),
             robots_obey=settings.getbool("ROBOTSTXT_OBEY", True),
             llm_model=str(settings.get("BARA_LLM_MODEL") or ""),

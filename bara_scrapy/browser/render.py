@@ -50,6 +50,7 @@ class PageSession:
     page_url: str
     allow_private: bool
     deadline: float
+    block_offsite: bool = False
     network: list[NetworkEntry] = field(default_factory=list)
     inflight: int = 0
     offsite_navigation: str | None = None
@@ -91,6 +92,7 @@ async def init_page(page: Page, request: Request) -> None:
         page_url=request.url,
         allow_private=bool(options.get("allow_private", False)),
         deadline=time.monotonic() + float(options.get("page_timeout", 30.0)),
+        block_offsite=bool(options.get("block_offsite", False)),
     )
     _SESSIONS[page] = session
     seed_host = (urlsplit(session.seed).hostname or "").lower()
@@ -108,6 +110,10 @@ async def init_page(page: Page, request: Request) -> None:
             if session.offsite_navigation is not None and not req.is_navigation_request():
                 session.blocked += 1
                 await route.abort()
+                return
+            if session.block_offsite and url.startswith("http") and not in_scope(url, session.seed, "domain"):
+                session.blocked += 1
+                await route.abort("blockedbyclient")
                 return
             parts = urlsplit(url)
             if parts.scheme in ("http", "https", "ws", "wss"):

@@ -57,6 +57,7 @@ class BrowserMiddleware:
             bara_render={
                 "page_timeout": self.config.page_timeout,
                 "allow_private": self.config.allow_private_networks,
+                "block_offsite": self.config.block_offsite_subresources,
             },
         )
 
