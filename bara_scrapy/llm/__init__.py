@@ -1,0 +1,25 @@
+"""Optional LLM path (DESIGN.md "Extraction protocol" step 5 and "Reflection").
+
+Off unless `BARA_LLM_MODEL` is set and a key is available (`OPENAI_API_KEY` or
+`BARA_LLM_API_KEY`). The model only chooses among what the page showed (ids,
+grounded) and only proposes rewrites that are checked against the rule-based
+ones; every failure falls back to the deterministic path.
+"""
+
+from __future__ import annotations
+
+from .client import LlmClient, LlmError, LlmSettings
+from .extractor import LlmExtraction, LlmExtractor, build_extractor
+from .reflect import RewriteResult, llm_rewrite, llm_rewrite_result
+
+__all__ = [
+    "LlmClient",
+    "LlmError",
+    "LlmExtraction",
+    "LlmExtractor",
+    "LlmSettings",
+    "RewriteResult",
+    "build_extractor",
+    "llm_rewrite",
+    "llm_rewrite_result",
+]
