@@ -85,6 +85,20 @@ def grounded_title(title: str | None, page_texts: Sequence[str]) -> str | None:
     return " ".join(title.split()) if any(wanted in _norm(t) for t in page_texts) else None
 
 
+def block_source(body_text: str, main_text: str) -> str:
+    """The text the model chooses blocks from: the rendered body text when it has line structure
+    (so the model can also recover what the main-text extractor missed), else the DOM main text.
+
+    >>> block_source("Menu\\nStory", "Story")
+    'Menu\\nStory'
+    >>> block_source("MenuStory", "Story")
+    'Story'
+    """
+    if "\n" in body_text.strip() or not main_text:
+        return body_text
+    return main_text
+
+
 def _by_url(media: Sequence[Media]) -> dict[str, Media]:
     out: dict[str, Media] = {}
     for m in media:
@@ -174,7 +188,7 @@ class LlmExtractor:
             prompt = build_prompt(
                 snapshot.final_url or snapshot.url,
                 snapshot.title or dom.title,
-                snapshot.body_text or dom.text,
+                block_source(snapshot.body_text, dom.text),
                 dom.images,
                 dom.videos,
                 max_chars=budget,
