@@ -9,7 +9,7 @@ import os
 import shutil
 from typing import Any
 
-from scrapy.settings import BaseSettings
+from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.misc import load_object
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
@@ -86,6 +86,11 @@ def find_chromium() -> str | None:
     return shutil.which("chromium")
 
 
+def _keep_priority(settings: BaseSettings, name: str) -> int:
+    """Fill keys into a dict setting without losing to the priority it already has."""
+    return max(SETTINGS_PRIORITIES["addon"], settings.getpriority(name) or 0)
+
+
 class Addon:
     def update_settings(self, settings: BaseSettings) -> None:
         for name, value in DEFAULTS.items():
@@ -101,12 +106,13 @@ class Addon:
             handlers = settings.getdict("DOWNLOAD_HANDLERS")
             for scheme in ("http", "https"):
                 handlers.setdefault(scheme, PLAYWRIGHT_HANDLER)
-            settings.set("DOWNLOAD_HANDLERS", handlers, priority="addon")
+            settings.set("DOWNLOAD_HANDLERS", handlers, priority=_keep_priority(settings, "DOWNLOAD_HANDLERS"))
             launch = dict(settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"))
             launch.setdefault("headless", True)
             launch.setdefault("args", CHROMIUM_ARGS)
             chromium = settings.get("BARA_CHROMIUM_PATH") or find_chromium()
             if chromium and "executable_path" not in launch:
                 launch["executable_path"] = chromium
-            settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", launch, priority="addon")
+            priority = _keep_priority(settings, "PLAYWRIGHT_LAUNCH_OPTIONS")
+            settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", launch, priority=priority)
             settings.set("PLAYWRIGHT_BROWSER_TYPE", "chromium", priority="addon")

@@ -78,7 +78,7 @@ def read_items(path: Path) -> list[dict[str, Any]]:
 
 
 def job_settings(job: CrawlJob, feed: Path, base: Settings | None = None) -> Settings:
-    settings = Settings((base or get_project_settings()).copy_to_dict())
+    settings = (base or get_project_settings()).copy()
     settings.setdict({**BENCH_SETTINGS, **job.settings}, priority="cmdline")
     settings.set("FEEDS", {str(feed): {"format": "jsonlines", "overwrite": True}}, priority="cmdline")
     return settings
@@ -129,7 +129,7 @@ def run_in_reactor(main: Callable[[], Awaitable[Any]]) -> Any:
     install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     from twisted.internet import reactor
 
-    configure_logging({"LOG_LEVEL": "ERROR"}, install_root_handler=True)
+    configure_logging({"LOG_LEVEL": "ERROR", "LOG_INSTALL_ROOT_HANDLER": True})
     box: dict[str, Any] = {}
 
     def finish(result: Any) -> None:

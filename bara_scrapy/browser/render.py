@@ -35,6 +35,7 @@ COLLECT_JS = (Path(__file__).parent / "collect.js").read_text(encoding="utf-8")
 MEDIA_SUFFIXES = (".m3u8", ".mpd", ".mp4", ".m4v", ".webm", ".mov", ".ogv", ".ts")
 MAX_NETWORK_ENTRIES = 3000
 MAX_CLICKS = 30
+MAX_OVERLAY_PASSES = 3
 
 
 class PageTimeoutError(Exception):
@@ -257,7 +258,49 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
     return steps, not (at_end and height_now == last_height)
 
 
+def _controls(collected: dict[str, Any], role: str) -> list[str]:
+    return [c["handle"] for c in collected.get("markers", {}).get("controls", []) if c.get("role") == role]
+
+
+async def _dismiss_overlays(page: Page, session: PageSession, acc: _Accumulator) -> None:
+    """Close overlays until none offers a close control (stacked banners), at most 3 passes."""
+    tried: set[str] = set()
+    for _ in range(MAX_OVERLAY_PASSES):
+        collected = await _collect(page)
+        acc.add(collected)
+        handles = [h for h in _controls(collected, "overlay_close") if h not in tried]
+        if not handles:
+            return
+        for handle in handles:
+            tried.add(handle)
+            await _click(page, session, handle)
+        await _settle(page, session, 300)
+
+
+async def _click_controls(page: Page, session: PageSession, ins: Instructions, acc: _Accumulator) -> None:
+    """Click each named control once; repeat only those that still read as load-more."""
+    clicks = 0
+    handles = list(ins.click_handles)
+    for round_no in range(max(1, ins.click_rounds)):
+        for handle in handles:
+            if clicks >= MAX_CLICKS or not await _click(page, session, handle):
+                continue
+            clicks += 1
+            await _settle(page, session, max(ins.scroll_pause_ms, 300))
+        collected = await _collect(page)
+        acc.add(collected)
+        if round_no == 0:
+            load_more = set(_controls(collected, "load_more"))
+            handles = [h for h in handles if h in load_more]  # tabs/accordions: once
+        if not handles:
+            return
+
+
 async def _reveal(page: Page, session: PageSession, ins: Instructions, acc: _Accumulator) -> tuple[int, bool]:
+    try:  # `load` may never fire (long-polling, endless resources): wait a bounded time only
+        await page.wait_for_load_state("load", timeout=max(min(5.0, _remaining(session) - 2), 0.1) * 1000)
+    except PlaywrightError:
+        session.errors.append("load event not reached")
     if ins.wait_for_selector and _remaining(session) > 1:
         try:
             await page.wait_for_selector(ins.wait_for_selector, timeout=min(5000, (_remaining(session) - 1) * 1000))
@@ -265,20 +308,9 @@ async def _reveal(page: Page, session: PageSession, ins: Instructions, acc: _Acc
             session.errors.append("wait_for_selector timed out")
     await _settle(page, session, ins.settle_ms)
     if ins.dismiss_overlays:
-        first = await _collect(page)
-        acc.add(first)
-        for ctl in first.get("markers", {}).get("controls", []):
-            if ctl.get("role") == "overlay_close":
-                await _click(page, session, ctl["handle"])
-    clicks = 0
-    for _ in range(max(1, ins.click_rounds)):
-        for handle in ins.click_handles:
-            if clicks >= MAX_CLICKS:
-                break
-            if await _click(page, session, handle):
-                clicks += 1
-                await _settle(page, session, max(ins.scroll_pause_ms, 300))
-                acc.add(await _collect(page))
+        await _dismiss_overlays(page, session, acc)
+    if ins.click_handles:
+        await _click_controls(page, session, ins, acc)
     steps, truncated = await _scroll(page, session, ins, acc)
     await _settle(page, session, ins.settle_ms)
     return steps, truncated
@@ -301,7 +333,6 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
             _reveal(page, session, ins, acc), timeout=max(_remaining(session), 0.1)
         )
         final = await asyncio.wait_for(_collect(page), timeout=max(_remaining(session), 2.0))
-        html = await asyncio.wait_for(page.content(), timeout=max(_remaining(session), 2.0))
     except TimeoutError:
         raise PageTimeoutError(
             f"page timeout exceeded: hard deadline hit after {time.monotonic() - started:.1f}s"
@@ -313,7 +344,6 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
     snapshot.final_url = page.url
     snapshot.title = final.get("title", "")
     snapshot.body_text = final.get("body_text", "")
-    snapshot.html = html
     snapshot.links = list(final.get("links", []))
     snapshot.candidates = list(acc.candidates.values())
     snapshot.network = list(session.network) if ins.capture_network else []

@@ -16,6 +16,7 @@ import lxml.html
 from lxml import etree
 
 from ..snapshot import Markers, PageSnapshot, RawCandidate
+from .text import approx_inner_text
 
 LAZY_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-img",
               "data-image", "data-hi-res-src", "data-full-src")
@@ -168,7 +169,7 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
         bad.drop_tree()
     body = doc.find("body")
     snap.title = (doc.findtext(".//title") or "").strip()
-    snap.body_text = re.sub(r"[ \t]+", " ", (body.text_content() if body is not None else "")).strip()
+    snap.body_text = approx_inner_text(body) if body is not None else ""
     snap.links = links
     snap.candidates = b.candidates
     snap.markers = markers

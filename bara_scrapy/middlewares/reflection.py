@@ -28,6 +28,7 @@ from ..config import BaraConfig
 from ..frontier import Admission
 from ..instructions import Instructions
 from ..items import Attempt, PageItem
+from ..llm.reflect import llm_rewrite_result
 from ..reflection import AttemptOutcome, diagnose, final_status_of, next_instructions
 from .scope import OffsiteRedirect
 
@@ -92,6 +93,12 @@ class ReflectionMiddleware:
         )
         attempts = [*meta.get("bara_attempts", []), attempt.model_dump()]
         following = next_instructions(history, self.config.max_attempts, kinds)
+        client = getattr(getattr(self.crawler.spider, "extractor", None), "client", None)
+        if following is not None and client is not None and client.available:
+            # the LLM may rewrite the plan; whether to retry stays rule-based
+            rewritten = await llm_rewrite_result(client, history, following)
+            stats.inc_value(f"bara/llm/reflection/{rewritten.source}/{rewritten.reason}")
+            following = rewritten.instructions
         if following is not None:
             self._retry(meta["bara_page"], following, history, attempts, kinds)
             return

@@ -6,7 +6,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from scrapy import Request, Spider
+from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
@@ -17,6 +17,7 @@ from ..extraction.dom import DomExtractor
 from ..frontier import Admission
 from ..instructions import Instructions
 from ..items import PageItem
+from ..llm.extractor import build_extractor
 from ..reflection import AttemptOutcome
 from ..snapshot import PageSnapshot
 from ..urls import canonicalize
@@ -69,8 +70,31 @@ class BaraSpider(Spider):
     _config: BaraConfig | None = None
 
     async def start(self) -> AsyncIterator[Any]:
+        # settings are complete here (add-ons applied): the LLM extractor, if configured
+        self.extractor = build_extractor(self.config, self.crawler.settings)
+        self.crawler.signals.connect(self._close_extractor, signal=signals.spider_closed)
         url = canonicalize(self.seed)
         yield Request(url, meta={"bara_page": self._page_meta(url)}, dont_filter=True)
+
+    def _count_llm(self, extraction: Extraction) -> None:
+        stats = self.crawler.stats
+        if reason := getattr(extraction, "llm_failure", None):
+            stats.inc_value(f"bara/llm/fallback/{reason}")
+        elif extraction.extractor.startswith("llm:"):
+            stats.inc_value("bara/llm/pages")
+        if dropped := getattr(extraction, "grounding_dropped", 0):
+            stats.inc_value("bara/llm/grounding_dropped", dropped)
+        if getattr(extraction, "prompt_truncated", False):
+            stats.inc_value("bara/llm/prompt_truncated")
+
+    async def _close_extractor(self) -> None:
+        client = getattr(self.extractor, "client", None)
+        if client is not None:
+            for key, value in client.counters.items():
+                self.crawler.stats.set_value(f"bara/llm/client/{key}", value)
+        close = getattr(self.extractor, "aclose", None)
+        if close is not None:
+            await close()
 
     def _page_meta(self, url: str, depth: int = 0, bfs_index: int = 0, parent: str | None = None) -> dict[str, Any]:
         return {"url": url, "seed": canonicalize(self.seed), "scope": self.config.scope,
@@ -117,6 +141,7 @@ class BaraSpider(Spider):
         extraction = Extraction()
         if usable and (snapshot.html or snapshot.body_text):
             extraction = await self.extractor.extract(snapshot, ins)
+            self._count_llm(extraction)
         item.title = extraction.title or snapshot.title
         item.text = extraction.text
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
