@@ -244,7 +244,9 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
         height, bottom = int(state[0]), float(state[1])
         acc.add(await _collect(page))
         at_bottom = bottom >= height - 2
-        if at_bottom and height == last_height and session.inflight == 0:
+        # an infinite-scroll sentinel still on the page means the feed may not be done
+        sentinel = bool(acc.last.get("markers", {}).get("feed_sentinel"))
+        if at_bottom and height == last_height and session.inflight == 0 and not sentinel:
             stable += 1
             if stable >= 2:
                 return steps, False
@@ -255,7 +257,8 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
     at_end = await page.evaluate(
         "() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"
     )
-    return steps, not (at_end and height_now == last_height)
+    sentinel = bool(acc.last.get("markers", {}).get("feed_sentinel"))
+    return steps, sentinel or not (at_end and height_now == last_height)
 
 
 def _controls(collected: dict[str, Any], role: str) -> list[str]:
