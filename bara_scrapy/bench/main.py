@@ -1,0 +1,126 @@
+"""The bench, end to end: generate sites, serve them, crawl each variant, score, report.
+
+Used by `scrapy bara-bench` (bara_scrapy/commands/bench.py); all work
+happens in one process with the asyncio reactor.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .corpus import CORPUS_NAME, corpus_job, corpus_markdown, corpus_site, load, score_corpus
+from .report import build_report, write_report
+from .runner import VARIANT_NOTES, VARIANTS, CrawlJob, CrawlResult, run_jobs
+from .score import HttpChecker, score_site
+from .serve import BenchServer
+from .sites import generate_sites
+
+# Bench sites live on 127.0.0.1 (one port per site, the CDN on another): the
+# SSRF guard would rightly block the CDN, which stands for a public host here.
+BENCH_CRAWL_SETTINGS = {"BARA_ALLOW_PRIVATE_NETWORKS": True}
+
+
+@dataclass
+class BenchOptions:
+    sites: int = 50
+    seed: int = 0
+    out: Path = Path("bench-out")
+    variants: list[str] = field(default_factory=lambda: list(VARIANTS))
+    parallel: int = 3
+    corpus: str | None = None
+    corpus_path: Path | None = None
+
+
+Printer = Callable[[str], None]
+
+
+def _progress(print_line: Printer, label: str, started: float) -> Callable[[CrawlResult, int, int], None]:
+    def report(result: CrawlResult, done: int, total: int) -> None:
+        statuses: dict[str, int] = {}
+        for item in result.items:
+            statuses[item.get("status", "?")] = statuses.get(item.get("status", "?"), 0) + 1
+        extra = f" ERROR {result.error}" if result.error else ""
+        print_line(f"[{label}] {done}/{total} {result.job.key}: {len(result.items)} pages {statuses} "
+                   f"in {result.seconds:.1f}s (elapsed {time.monotonic() - started:.0f}s){extra}")
+    return report
+
+
+async def run_sites(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
+    specs = generate_sites(opts.sites, opts.seed)
+    checker = HttpChecker()
+    results: dict[str, list[Any]] = {}
+    timings: dict[str, float] = {}
+    pages: dict[str, int] = {}
+    started = time.monotonic()
+    with BenchServer(specs) as bench:
+        for variant in opts.variants:
+            bench.reset_hits()
+            jobs = [
+                CrawlJob(spec.site_id, bench.seed_url(spec.site_id), bench.crawl_args(spec.site_id),
+                         {**BENCH_CRAWL_SETTINGS, **VARIANTS[variant]})
+                for spec in specs
+            ]
+            t0 = time.monotonic()
+            crawled = await run_jobs(jobs, opts.out / "items" / variant, parallel=opts.parallel,
+                                     progress=_progress(print_line, variant, started))
+            timings[variant] = round(time.monotonic() - t0, 1)
+            pages[variant] = sum(len(r.items) for r in crawled)
+            results[variant] = [
+                score_site(spec, bench.truth(spec.site_id), r.items, checker=checker)
+                for spec, r in zip(specs, crawled, strict=True)
+            ]
+            print_line(f"[{variant}] done: {pages[variant]} pages in {timings[variant]}s "
+                       f"({timings[variant] / max(pages[variant], 1):.2f} s/page)")
+    meta = {
+        "sites": opts.sites, "seed": opts.seed, "variants": opts.variants, "parallel": opts.parallel,
+        "variant_notes": {v: VARIANT_NOTES[v] for v in opts.variants},
+        "seconds": timings, "pages": pages, "total_seconds": round(time.monotonic() - started, 1),
+    }
+    return build_report(results, meta)
+
+
+async def run_corpus(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
+    from ..testing.server import SiteServer
+    from .articles import default_corpus
+
+    path = opts.corpus_path or default_corpus()
+    if not (path / "ground-truth.json").exists():
+        raise FileNotFoundError(f"corpus {CORPUS_NAME!r} not found at {path} (set --corpus-path)")
+    page_list, truths = load(path)
+    server = SiteServer(corpus_site(page_list)).start()
+    try:
+        print_line(f"[corpus] {len(page_list)} pages of {CORPUS_NAME}")
+        (result,) = await run_jobs([corpus_job(server, len(page_list))], opts.out / "items" / "corpus", parallel=1)
+        figures = score_corpus(result, server, truths)
+    finally:
+        server.stop()
+    print_line(f"[corpus] F1 {figures['f1']:.3f} precision {figures['precision']:.3f} "
+               f"recall {figures['recall']:.3f} in {figures['seconds']}s")
+    return figures
+
+
+async def run_bench(opts: BenchOptions, print_line: Printer = print) -> dict[str, Path]:
+    report: dict[str, Any] = {"meta": {}, "variants": {}}
+    if opts.sites > 0 and opts.variants:
+        report = await run_sites(opts, print_line)
+    if opts.corpus:
+        report.setdefault("meta", {})["corpus"] = await run_corpus(opts, print_line)
+    paths = write_report(report, opts.out)
+    if opts.corpus:
+        with paths["md"].open("a", encoding="utf-8") as md:
+            md.write(f"\n## Real pages: {CORPUS_NAME}\n\n{corpus_markdown(report['meta']['corpus'])}\n")
+    return paths
+
+
+def main_sync(opts: BenchOptions, print_line: Printer = print) -> dict[str, Path]:
+    from .runner import run_in_reactor
+
+    paths: dict[str, Path] = run_in_reactor(lambda: run_bench(opts, print_line))
+    print_line(f"report: {paths['md']}  json: {paths['json']}  chart: {paths.get('chart')}")
+    sys.stdout.flush()
+    return paths
