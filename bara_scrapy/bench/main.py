@@ -66,7 +66,9 @@ async def run_sites(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
                 for spec in specs
             ]
             t0 = time.monotonic()
-            crawled = await run_jobs(jobs, opts.out / "items" / variant, parallel=opts.parallel,
+            # one page at a time per crawl (dfs): more crawls at once keep the machine busy
+            parallel = opts.parallel * (2 if VARIANTS[variant].get("CONCURRENT_REQUESTS") == 1 else 1)
+            crawled = await run_jobs(jobs, opts.out / "items" / variant, parallel=parallel,
                                      progress=_progress(print_line, variant, started))
             timings[variant] = round(time.monotonic() - t0, 1)
             pages[variant] = sum(len(r.items) for r in crawled)

@@ -50,6 +50,7 @@ BENCH_SETTINGS: dict[str, Any] = {
     "CONCURRENT_REQUESTS": 8,
     "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
     "BARA_PAGE_TIMEOUT": 20.0,
+    "BARA_SCROLL_PAUSE": 0.1,  # every bench server is on loopback
     "TELNETCONSOLE_ENABLED": False,
 }
 

@@ -11,7 +11,6 @@ expectation carries quirk tags, so each number is also broken down per quirk.
 
 from __future__ import annotations
 
-import re
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -20,8 +19,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..urls import DenyPolicy, canonicalize, in_scope
+from ..verify.sniff import sniff as _product_sniff
 from .sites import SiteSpec
 from .truth import ExpectedMedia, SiteTruth, robots_allowed, site_path
+
+_BENCH_NAMES = {"mpegts": "ts", "mkv": "webm", "mov": "mp4"}
 
 Checker = Callable[[str, str], bool]  # (url, kind) -> downloadable
 CATEGORIES = ("pages", "text", "images", "videos", "embeds", "bad")
@@ -30,32 +32,13 @@ VIDEO_TYPES = frozenset({"mp4", "webm", "ts", "hls", "dash"})
 
 
 def sniff(data: bytes) -> str | None:
-    """The file type announced by the first bytes, or None.
+    """The bench's name for the file type the first bytes announce (the product's sniffer).
 
     >>> sniff(b"\\x89PNG\\r\\n\\x1a\\n...."), sniff(b"\\x00\\x00\\x00\\x18ftypisom"), sniff(b"<html>")
     ('png', 'mp4', None)
     """
-    head = data[:1024]
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "png"
-    if head.startswith(b"\xff\xd8\xff"):
-        return "jpeg"
-    if head.startswith((b"GIF87a", b"GIF89a")):
-        return "gif"
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "webp"
-    if head[4:8] == b"ftyp":
-        return "mp4"
-    if head.startswith(b"\x1a\x45\xdf\xa3"):
-        return "webm"
-    if head[:1] == b"\x47" and (len(head) <= 188 or head[188:189] == b"\x47"):
-        return "ts"
-    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if stripped.startswith(b"#EXTM3U"):
-        return "hls"
-    if re.search(rb"<MPD[\s>]", stripped[:512]):
-        return "dash"
-    return None
+    name = _product_sniff(data)
+    return _BENCH_NAMES.get(name, name) if name and name != "html" else None
 
 
 class HttpChecker:

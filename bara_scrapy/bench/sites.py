@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -35,6 +35,7 @@ MEDIA_FEATURES = (
     "video_script", "hls", "blob_mse", "blob_fetch", "iframe_thirdparty", "iframe_offsite",
     "redirect_cdn", "bad_404", "bad_html200", "bad_wrong_kind", "dash_mse",
 )
+WIDE_HUB_WIDTH = 8  # W of wide-hub sites (their hub links to more pages than that)
 BAD_QUIRKS = {"bad_404": "404", "bad_html200": "html200", "bad_wrong_kind": "wrong_kind"}
 
 
@@ -330,10 +331,9 @@ class _Builder:
         return 1 + 6 * ("deep_branch" in f) + 2 * ("robots" in f) + 5 * ("wide_hub" in f)
 
     def tree(self) -> None:
-        lo, hi = ((4, 7), (7, 12), (11, 20))[self.size_class]
+        # small sites keep the 50-site bench (6 variants) within 15 minutes on 2 cores
+        lo, hi = ((3, 5), (4, 7), (6, 10))[self.size_class]
         target = self.rng.randint(lo, hi)
-        if "wide_hub" in self.features:  # the hub lists every page: enough links for W to bind
-            target = max(target, 18)
         target = min(target, _MAX_PAGES - self.extra_pages())
         depth_cap = self.rng.choice((2, 3, 3, 4, 5))
         fanout = self.rng.randint(2, 5)
@@ -419,7 +419,7 @@ class _Builder:
             hub = self.add("/archive", 1, ("wide_hub",))
             self.nav.append(self.link(hub.path))
             tree = [p for p, n in self.nodes.items() if n.depth > 0 and not n.quirks]
-            n_old = max(4, 24 - len(tree) - len(self.nav))  # more distinct links than W
+            n_old = max(4, WIDE_HUB_WIDTH + 4 - len(tree) - len(self.nav))  # more distinct links than W
             olds = [self.add(f"/archive/old-{k}", 2, ("wide_hub",)) for k in range(1, n_old + 1)]
             hub.links = [self.link(p) for p in tree] + [self.link(o.path, ("wide_hub",)) for o in olds]
         elif feature == "robots":
@@ -502,6 +502,8 @@ class _Builder:
             nav=tuple(self.nav), footer=tuple(self.footer), redirects=tuple(self.redirects),
             robots_disallow=tuple(self.robots), calendar=self.calendar, features=self.features,
         )
+        if "wide_hub" in self.features:  # the hub's own budget: W binds on a small site
+            spec = SiteSpec(**{**_fields(spec), "budget": Budget(max_width=WIDE_HUB_WIDTH)})
         if "page_budget" in self.features:
             spec = _with_binding_page_budget(spec)
         return spec
@@ -516,7 +518,7 @@ def _with_binding_page_budget(spec: SiteSpec) -> SiteSpec:
         width = depths.count(level)
         if width >= 3:
             before = sum(1 for d in depths if d < level)
-            budget = Budget(max_pages=before + width // 2)
+            budget = replace(spec.budget or Budget(), max_pages=before + width // 2)
             return SiteSpec(**{**_fields(spec), "budget": budget})
     return spec
 

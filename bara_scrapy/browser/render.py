@@ -231,6 +231,8 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
     steps = 0
     stable = 0
     last_height = -1
+    if ins.scroll_steps == 0:  # not scrolling is a choice, not evidence of a truncated page
+        return 0, False
     for _ in range(ins.scroll_steps):
         if _remaining(session) < 1.5:
             return steps, True

@@ -142,6 +142,8 @@ class BaraSpider(Spider):
         if usable and (snapshot.html or snapshot.body_text):
             extraction = await self.extractor.extract(snapshot, ins)
             self._count_llm(extraction)
+            if extraction.unresolved:  # blob: players with no manifest/file in the network log
+                self.crawler.stats.inc_value("bara/verify/rejected/unresolvable_blob", len(extraction.unresolved))
         item.title = extraction.title or snapshot.title
         item.text = extraction.text
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
