@@ -64,6 +64,16 @@ class Frontier:
         """Every admitted page has been expanded."""
         return self.next_to_expand >= len(self.admitted)
 
+    def is_completed(self, bfs_index: int) -> bool:
+        """Whether page `bfs_index` already finished (expanded, or waiting its turn)."""
+        if self.order == "dfs":
+            return bfs_index in self.expanded
+        return bfs_index < self.next_to_expand or bfs_index in self.pending
+
+    def unfinished(self) -> list[Admission]:
+        """Admitted pages that have not finished: what a resumed crawl must (re)visit."""
+        return [a for a in self.admitted if not self.is_completed(a.bfs_index)]
+
     def complete(
         self, bfs_index: int, children: Iterable[str], also_seen: Iterable[str] = ()
     ) -> list[Admission]:

@@ -14,6 +14,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
 from ..config import ConfigError
 
+BAD_ARGUMENTS_EXIT = 2
 SEED_FAILED_EXIT = 3
 
 
@@ -30,7 +31,7 @@ class Command(ScrapyCrawlCommand):
                     check(dict(opts.spargs))
                 except ConfigError as exc:
                     print(f"error: {exc}", file=sys.stderr)
-                    self.exitcode = 2
+                    self.exitcode = BAD_ARGUMENTS_EXIT
                     return
         if len(args) != 1 or self.crawler_process is None:
             super().run(args, opts)
@@ -40,6 +41,8 @@ class Command(ScrapyCrawlCommand):
         self.crawler_process.start()
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
+        elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == "bara_resume_mismatch":
+            self.exitcode = BAD_ARGUMENTS_EXIT
         elif crawler.stats is not None and crawler.stats.get_value("bara/seed/status") == "failed":
             self.exitcode = SEED_FAILED_EXIT
 
