@@ -18,7 +18,7 @@ from scrapy.utils.test import get_crawler
 
 from bara_scrapy.frontier import Frontier
 from bara_scrapy.items import PageItem
-from bara_scrapy.middlewares.budget import CLOSE_REASON, STATE_KEY, PageBudgetMiddleware
+from bara_scrapy.middlewares.budget import CLOSE_REASON, JOB_KEY, STATE_KEY, PageBudgetMiddleware
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
 from bara_scrapy.spiders.bara import BaraSpider
 
@@ -255,11 +255,12 @@ async def test_budget_resumes_its_frontier_from_spider_state() -> None:
     saved.admit_seed(SEED)
     saved.complete(0, ["https://site.test/a"])
     spider: Any = crawler.spider
-    spider.state = {STATE_KEY: saved}
     mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    spider.state = {STATE_KEY: saved, JOB_KEY: mw._job_signature(spider)}
     mw.spider_opened(spider)
     assert mw.frontier is saved
-    assert await started(mw) == []  # the seed was admitted in the earlier run
+    # the seed was admitted in the earlier run; the page in flight when it stopped is visited again
+    assert [r.url for r in await started(mw)] == ["https://site.test/a"]
     _, admitted = await complete(mw, "https://site.test/a", 1, 1, [SEED, "https://site.test/b"])
     assert pages(admitted) == [("https://site.test/b", 2, 2, "https://site.test/a")]
     fresh = make_crawler()
@@ -268,3 +269,32 @@ async def test_budget_resumes_its_frontier_from_spider_state() -> None:
     mw2 = build_from_crawler(PageBudgetMiddleware, fresh)
     mw2.spider_opened(fresh_spider)
     assert fresh_spider.state[STATE_KEY] is mw2.frontier
+
+
+@ensure_deferred
+async def test_budget_drops_a_second_result_for_a_finished_page() -> None:
+    crawler = make_crawler()
+    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    await started(mw)
+    _, admitted = await complete(mw, SEED, 0, 0, ["https://site.test/a"])
+    assert pages(admitted) == [("https://site.test/a", 1, 1, SEED)]
+    again = await collect(mw.process_spider_output(
+        page_response(SEED, bfs_index=0, depth=0), aiter([finished(SEED, 0, 0, None), link("https://site.test/b", 1)])
+    ))
+    assert again == []
+    assert crawler.stats.get_value("bara/pages/duplicate_dropped") == 1
+
+
+def test_budget_refuses_a_jobdir_of_another_crawl() -> None:
+    crawler = make_crawler(BARA_MAX_PAGES=5)
+    saved = Frontier(max_depth=3, max_pages=100)
+    saved.admit_seed(SEED)
+    spider: Any = crawler.spider
+    other = {"seed": SEED, "scope": "host", "max_depth": 3, "max_width": 20, "max_pages": 100}
+    spider.state = {STATE_KEY: saved, JOB_KEY: other}
+    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw.spider_opened(spider)
+    assert mw.frontier is not saved and mw.mismatch and "max_pages" in mw.mismatch
+    with pytest.raises(CloseSpider) as info:
+        mw.spider_idle(spider)
+    assert info.value.reason == "bara_resume_mismatch"
