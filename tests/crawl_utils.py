@@ -73,6 +73,7 @@ def run_crawl(
     args: Mapping[str, object] | None = None,
     settings: Mapping[str, object] | None = None,
     timeout: float = 240.0,
+    expect_exit: int = 0,
 ) -> CrawlOutput:
     """Run `python -m scrapy crawl bara` in the repository and return its items.
 
@@ -101,7 +102,7 @@ def run_crawl(
         raise AssertionError(f"crawl timed out after {timeout}s: {' '.join(cmd)}") from None
     seconds = time.monotonic() - started
     log_text = log.read_text(encoding="utf-8") if log.exists() else ""
-    assert proc.returncode == 0, f"exit code {proc.returncode}\n{stderr[-3000:]}\n{log_text[-3000:]}"
+    assert proc.returncode == expect_exit, f"exit code {proc.returncode}\n{stderr[-3000:]}\n{log_text[-3000:]}"
     assert "Traceback" not in log_text, log_text[log_text.index("Traceback") - 500 :][:4000]
     assert "Traceback" not in stderr, stderr[-4000:]
     result = CrawlOutput()
