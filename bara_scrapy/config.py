@@ -69,25 +69,25 @@ def validate_limit(name: str, value: object) -> int:
     return number
 
 
-def _int_setting(settings: BaseSettings, name: str, minimum: int) -> int:
+def _number_setting(settings: BaseSettings, name: str, minimum: float, kind: type[int] | type[float]) -> Any:
     raw = settings.get(name, _DEFAULTS.get(name))
+    what = "an integer" if kind is int else "a number"
     try:
-        value = int(raw)
+        value = kind(raw)
     except (TypeError, ValueError):
-        raise ConfigError(f"invalid setting {name}={raw!r}: must be an integer >= {minimum}") from None
+        raise ConfigError(f"invalid setting {name}={raw!r}: must be {what} >= {minimum}") from None
     if value < minimum:
-        raise ConfigError(f"invalid setting {name}={raw!r}: must be an integer >= {minimum}")
+        raise ConfigError(f"invalid setting {name}={raw!r}: must be {what} >= {minimum}")
+    return value
+
+
+def _int_setting(settings: BaseSettings, name: str, minimum: int) -> int:
+    value: int = _number_setting(settings, name, minimum, int)
     return value
 
 
 def _float_setting(settings: BaseSettings, name: str, minimum: float) -> float:
-    raw = settings.get(name, _DEFAULTS.get(name))
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise ConfigError(f"invalid setting {name}={raw!r}: must be a number >= {minimum}") from None
-    if value < minimum:
-        raise ConfigError(f"invalid setting {name}={raw!r}: must be a number >= {minimum}")
+    value: float = _number_setting(settings, name, minimum, float)
     return value
 
 

@@ -128,19 +128,21 @@ def run_in_reactor(main: Callable[[], Awaitable[Any]]) -> Any:
     from scrapy.utils.reactor import install_reactor
 
     install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
-    from twisted.internet import reactor
+    from twisted.internet import reactor as _reactor
+
+    reactor: Any = _reactor
 
     configure_logging({"LOG_LEVEL": "ERROR", "LOG_INSTALL_ROOT_HANDLER": True})
     box: dict[str, Any] = {}
 
     def finish(result: Any) -> None:
         box["result"] = result
-        reactor.stop()  # type: ignore[attr-defined]
+        reactor.stop()
 
     deferred = deferred_from_coro(main())
     deferred.addBoth(finish)
-    reactor.run()  # type: ignore[attr-defined]
-    result = box.get("result")
-    if hasattr(result, "raiseException"):
+    reactor.run()
+    result: Any = box.get("result")
+    if hasattr(result, "raiseException"):  # a twisted Failure
         result.raiseException()
     return result
