@@ -54,6 +54,7 @@ class PageSession:
     block_offsite: bool = False
     network: list[NetworkEntry] = field(default_factory=list)
     inflight: int = 0
+    requests_total: int = 0
     offsite_navigation: str | None = None
     blocked: int = 0
     errors: list[str] = field(default_factory=list)
@@ -129,6 +130,7 @@ async def init_page(page: Page, request: Request) -> None:
 
     def on_request(req: PWRequest) -> None:
         session.inflight += 1
+        session.requests_total += 1
         # A redirect off scope is not routed: notice it here so the off-scope
         # document's sub-resources are aborted by `guard`.
         try:
@@ -231,6 +233,7 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
     steps = 0
     stable = 0
     last_height = -1
+    requests_seen = -1
     if ins.scroll_steps == 0:  # not scrolling is a choice, not evidence of a truncated page
         return 0, False
     for _ in range(ins.scroll_steps):
@@ -244,7 +247,10 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
         steps += 1
         await _pause(page, session, ins.scroll_pause_ms)
         height, bottom = int(state[0]), float(state[1])
-        acc.add(await _collect(page))
+        # collect again only when the page grew or fetched something (lazy media, feeds)
+        if height != last_height or session.requests_total != requests_seen or not acc.last:
+            requests_seen = session.requests_total
+            acc.add(await _collect(page))
         at_bottom = bottom >= height - 2
         # an infinite-scroll sentinel still on the page means the feed may not be done
         sentinel = bool(acc.last.get("markers", {}).get("feed_sentinel"))
