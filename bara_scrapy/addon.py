@@ -72,7 +72,7 @@ ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
 }
-PLAYWRIGHT_HANDLER = "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler"
+PLAYWRIGHT_HANDLER = "bara_scrapy.browser.handler.BaraPlaywrightDownloadHandler"
 
 
 def find_chromium() -> str | None:

@@ -66,8 +66,8 @@ async def run_sites(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
                 for spec in specs
             ]
             t0 = time.monotonic()
-            # one page at a time per crawl (dfs): more crawls at once keep the machine busy
-            parallel = opts.parallel * (2 if VARIANTS[variant].get("CONCURRENT_REQUESTS") == 1 else 1)
+            # few pages at a time per crawl (dfs): more crawls at once keep the machine busy
+            parallel = opts.parallel * (2 if VARIANTS[variant].get("CONCURRENT_REQUESTS", 8) <= 2 else 1)
             crawled = await run_jobs(jobs, opts.out / "items" / variant, parallel=parallel,
                                      progress=_progress(print_line, variant, started))
             timings[variant] = round(time.monotonic() - t0, 1)

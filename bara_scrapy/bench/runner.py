@@ -33,7 +33,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
         "DEPTH_PRIORITY": -1,
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleLifoDiskQueue",
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.LifoMemoryQueue",
-        "CONCURRENT_REQUESTS": 1,
+        "CONCURRENT_REQUESTS": 2,
     },
     "http": {"BARA_BROWSER_ENABLED": False},
 }

@@ -32,10 +32,13 @@ from ..urls import in_scope
 logger = logging.getLogger(__name__)
 
 COLLECT_JS = (Path(__file__).parent / "collect.js").read_text(encoding="utf-8")
+TIMERS_JS = (Path(__file__).parent / "timers.js").read_text(encoding="utf-8")
+TIMER_WAIT_MS = 4000  # longest wait for pending short timers (see timers.js)
 MEDIA_SUFFIXES = (".m3u8", ".mpd", ".mp4", ".m4v", ".webm", ".mov", ".ogv", ".ts")
 MAX_NETWORK_ENTRIES = 3000
 MAX_CLICKS = 30
 MAX_OVERLAY_PASSES = 3
+REDIRECT_STUB_CHARS = 200  # a page that navigates off scope with less text than this is a redirect
 
 
 class PageTimeoutError(Exception):
@@ -55,7 +58,9 @@ class PageSession:
     network: list[NetworkEntry] = field(default_factory=list)
     inflight: int = 0
     requests_total: int = 0
-    offsite_navigation: str | None = None
+    offsite_navigation: str | None = None  # an HTTP redirect of the document left the scope
+    blocked_navigation: str | None = None  # the loaded page tried to navigate off scope (cancelled)
+    dom_ready: bool = False
     blocked: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -105,9 +110,16 @@ async def init_page(page: Page, request: Request) -> None:
         try:
             if req.is_navigation_request() and req.frame.parent_frame is None:
                 if not in_scope(url, session.seed, session.scope):
-                    # Off-scope document: answer locally, the other site is never asked.
-                    session.offsite_navigation = session.offsite_navigation or url
-                    await route.fulfill(status=200, content_type="text/html", body="<html><body></body></html>")
+                    # The page tries to leave; the other site is never asked. While the document
+                    # is still loading this is a redirect (script or meta refresh): answer with a
+                    # blank page. Once loaded, cancel it and stay; `explore` then decides whether
+                    # the page was only a redirect stub.
+                    if session.dom_ready:
+                        session.blocked_navigation = session.blocked_navigation or url
+                        await route.abort("aborted")
+                    else:
+                        session.offsite_navigation = session.offsite_navigation or url
+                        await route.fulfill(status=200, content_type="text/html", body="<html><body></body></html>")
                     return
             if session.offsite_navigation is not None and not req.is_navigation_request():
                 session.blocked += 1
@@ -137,7 +149,8 @@ async def init_page(page: Page, request: Request) -> None:
             main = req.frame.parent_frame is None
         except PlaywrightError:
             main = False
-        if req.is_navigation_request() and main and not in_scope(req.url, session.seed, session.scope):
+        redirected = req.redirected_from is not None
+        if req.is_navigation_request() and main and redirected and not in_scope(req.url, session.seed, session.scope):
             session.offsite_navigation = session.offsite_navigation or req.url
 
     def on_done(_: PWRequest) -> None:
@@ -155,11 +168,13 @@ async def init_page(page: Page, request: Request) -> None:
                 )
             )
 
+    await page.add_init_script(TIMERS_JS)
     await page.route("**/*", guard)
     page.on("request", on_request)
     page.on("requestfinished", on_done)
     page.on("requestfailed", on_done)
     page.on("response", on_response)
+    page.on("domcontentloaded", lambda _: setattr(session, "dom_ready", True))
     page.on("dialog", lambda dialog: asyncio.ensure_future(_quietly(dialog.dismiss())))
     page.on("popup", lambda popup: asyncio.ensure_future(_quietly(popup.close())))
 
@@ -181,17 +196,33 @@ async def _pause(page: Page, session: PageSession, ms: int) -> None:
         await page.wait_for_timeout(ms)
 
 
-async def _settle(page: Page, session: PageSession, ms: int) -> None:
-    """Wait until no request is in flight for a short quiet period, at most `ms`."""
-    end = time.monotonic() + ms / 1000
+async def _pending_timers(page: Page) -> int:
+    try:
+        count = await page.evaluate("() => (window.__baraPendingTimers ? window.__baraPendingTimers() : 0)")
+    except PlaywrightError:
+        return 0
+    return int(count or 0)
+
+
+async def _settle(page: Page, session: PageSession, ms: int, timers: bool = False) -> None:
+    """Wait until no request is in flight for a short quiet period, at most `ms`.
+
+    With `timers`, a page that still has short timers pending (content due
+    in a moment: `setTimeout(render, 1500)`) is waited for up to TIMER_WAIT_MS.
+    """
+    started = time.monotonic()
+    end = started + ms / 1000
+    hard_end = started + max(ms, TIMER_WAIT_MS if timers else 0) / 1000
     quiet = 0
-    while time.monotonic() < end and _remaining(session) > 0.5:
+    while time.monotonic() < hard_end and _remaining(session) > 0.5:
         if session.inflight == 0:
             quiet += 1
-            if quiet >= 3:
+            if quiet >= 3 and (not timers or await _pending_timers(page) == 0):
                 return
         else:
             quiet = 0
+        if time.monotonic() >= end and not timers:
+            return
         await page.wait_for_timeout(50)
 
 
@@ -317,7 +348,7 @@ async def _reveal(page: Page, session: PageSession, ins: Instructions, acc: _Acc
             await page.wait_for_selector(ins.wait_for_selector, timeout=min(5000, (_remaining(session) - 1) * 1000))
         except PlaywrightError:
             session.errors.append("wait_for_selector timed out")
-    await _settle(page, session, ins.settle_ms)
+    await _settle(page, session, ins.settle_ms, timers=True)
     if ins.dismiss_overlays:
         await _dismiss_overlays(page, session, acc)
     if ins.click_handles:
@@ -352,6 +383,12 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
     if session.offsite_navigation or not in_scope(page.url, session.seed, session.scope):
         snapshot.offsite_navigation = session.offsite_navigation or page.url
         return snapshot.model_dump()
+    if session.blocked_navigation:
+        if len(final.get("body_text", "").strip()) < REDIRECT_STUB_CHARS:
+            # nothing of its own to read: the page is a script/meta redirect off scope
+            snapshot.offsite_navigation = session.blocked_navigation
+            return snapshot.model_dump()
+        session.errors.append(f"blocked off-scope navigation to {session.blocked_navigation[:200]}")
     snapshot.final_url = page.url
     snapshot.title = final.get("title", "")
     snapshot.body_text = final.get("body_text", "")
