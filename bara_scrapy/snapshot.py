@@ -64,7 +64,8 @@ class PageSnapshot(BaseModel):
     status: int | None = None
     content_type: str = ""
     title: str = ""
-    html: str = ""
+    html: str = ""  # the rendered DOM after the attempt
+    source_html: str = ""  # the document as the server sent it (browser path)
     body_text: str = ""
     links: list[str] = Field(default_factory=list)
     candidates: list[RawCandidate] = Field(default_factory=list)

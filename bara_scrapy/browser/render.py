@@ -38,6 +38,7 @@ MEDIA_SUFFIXES = (".m3u8", ".mpd", ".mp4", ".m4v", ".webm", ".mov", ".ogv", ".ts
 MAX_NETWORK_ENTRIES = 3000
 MAX_CLICKS = 30
 MAX_OVERLAY_PASSES = 3
+MAX_SOURCE_BYTES = 3_000_000
 REDIRECT_STUB_CHARS = 200  # a page that navigates off scope with less text than this is a redirect
 
 
@@ -61,6 +62,8 @@ class PageSession:
     offsite_navigation: str | None = None  # an HTTP redirect of the document left the scope
     blocked_navigation: str | None = None  # the loaded page tried to navigate off scope (cancelled)
     dom_ready: bool = False
+    source_html: str = ""
+    source_task: Any = None
     blocked: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -78,6 +81,13 @@ def _is_private_literal(host: str) -> bool:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
     return not ip.is_global
+
+
+def _is_main_frame(req: PWRequest) -> bool:
+    try:
+        return req.frame.parent_frame is None
+    except PlaywrightError:
+        return False
 
 
 def _media_like(url: str, resource_type: str, content_type: str) -> bool:
@@ -145,10 +155,7 @@ async def init_page(page: Page, request: Request) -> None:
         session.requests_total += 1
         # A redirect off scope is not routed: notice it here so the off-scope
         # document's sub-resources are aborted by `guard`.
-        try:
-            main = req.frame.parent_frame is None
-        except PlaywrightError:
-            main = False
+        main = _is_main_frame(req)
         redirected = req.redirected_from is not None
         if req.is_navigation_request() and main and redirected and not in_scope(req.url, session.seed, session.scope):
             session.offsite_navigation = session.offsite_navigation or req.url
@@ -156,10 +163,21 @@ async def init_page(page: Page, request: Request) -> None:
     def on_done(_: PWRequest) -> None:
         session.inflight = max(0, session.inflight - 1)
 
+    async def keep_source(response: PWResponse) -> None:
+        try:
+            body = await response.body()
+        except PlaywrightError:
+            return
+        if len(body) <= MAX_SOURCE_BYTES:
+            session.source_html = body.decode("utf-8", errors="replace")
+
     def on_response(response: PWResponse) -> None:
+        req = response.request
+        if req.resource_type == "document" and response.status == 200 and _is_main_frame(req):
+            # the document as served, for text a script removed after load (see DomExtractor)
+            session.source_task = asyncio.ensure_future(keep_source(response))
         if len(session.network) >= MAX_NETWORK_ENTRIES:
             return
-        req = response.request
         ctype = response.headers.get("content-type", "")
         if _media_like(response.url, req.resource_type, ctype):
             session.network.append(
@@ -400,5 +418,11 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
     snapshot.scroll_truncated = truncated
     snapshot.blocked_requests = session.blocked
     snapshot.errors = list(session.errors)
+    if session.source_task is not None:
+        try:
+            await asyncio.wait_for(asyncio.shield(session.source_task), timeout=max(min(_remaining(session), 2.0), 0.1))
+        except TimeoutError:
+            pass
+    snapshot.source_html = session.source_html
     snapshot.seconds = round(time.monotonic() - started, 3)
     return snapshot.model_dump()

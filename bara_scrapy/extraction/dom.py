@@ -14,9 +14,26 @@ from .text import main_text
 THREAD_ABOVE_CHARS = 200_000
 
 
+# A rendered main text this short is compared with the served document's: when a
+# script replaced the article after load (error notices, anti-adblock walls,
+# failed hydration), the served HTML still holds it.
+SHORT_TEXT_CHARS = 1000
+SOURCE_FACTOR = 3
+
+
+def page_text(snapshot: PageSnapshot) -> tuple[str, str]:
+    """Title and main text: the rendered DOM's, or the served HTML's when scripts removed it."""
+    title, text = main_text(snapshot.html, snapshot.final_url, snapshot.body_text)
+    if len(text) < SHORT_TEXT_CHARS and snapshot.source_html:
+        source_title, source_text = main_text(snapshot.source_html, snapshot.final_url)
+        if len(source_text) >= max(SOURCE_FACTOR * len(text), SHORT_TEXT_CHARS // 2):
+            return title or source_title, source_text
+    return title, text
+
+
 def extract_dom(snapshot: PageSnapshot) -> Extraction:
     """Pure: the page's title, main text and media candidates."""
-    title, text = main_text(snapshot.html, snapshot.final_url, snapshot.body_text)
+    title, text = page_text(snapshot)
     media = build_media(snapshot.candidates, snapshot.network)
     return Extraction(
         title=title or snapshot.title,
