@@ -363,7 +363,8 @@ async def _reveal(page: Page, session: PageSession, ins: Instructions, acc: _Acc
         session.errors.append("load event not reached")
     if ins.wait_for_selector and _remaining(session) > 1:
         try:
-            await page.wait_for_selector(ins.wait_for_selector, timeout=min(5000, (_remaining(session) - 1) * 1000))
+            wait_ms = min(max(5000, 2 * ins.settle_ms), (_remaining(session) - 1) * 1000)
+            await page.wait_for_selector(ins.wait_for_selector, timeout=wait_ms)
         except PlaywrightError:
             session.errors.append("wait_for_selector timed out")
     await _settle(page, session, ins.settle_ms, timers=True)

@@ -7,7 +7,7 @@ Every page uses inline JS only; images are real bytes served by the same site.
 ========================  =============================================  ==========================
 path                      what defeats the naive attempt                 what recovers it
 ========================  =============================================  ==========================
-``/delayed``              main text + image inserted by setTimeout(3 s)   wait_for_selector / settle
+``/delayed``              main text + image inserted by setTimeout(6 s)   wait_for_selector / settle
                           (``/delayed?after=MS`` moves the timer)
 ``/load-more``            3 images only after clicking "Load more" twice  click handle, 2 rounds
 ``/long-feed``            IntersectionObserver feed, ~30 viewport steps   more scroll steps (36)
@@ -48,7 +48,7 @@ from .media import media_bytes
 from .server import RequestInfo, Route, Site
 
 FEED_ITEMS = 30
-DELAY_MS = 3000  # /delayed fills its main text after this long
+DELAY_MS = 6000  # /delayed fills its main text after this long (beyond the page step's 4 s timer wait)
 CONTENT_PAGES = ("/delayed", "/load-more", "/long-feed", "/overlay", "/tabs", "/ok")
 LOAD_MORE_BATCHES = (("more-1.png", "more-2.jpeg"), ("more-3.webp",))
 
@@ -167,7 +167,7 @@ def delayed_page(after_ms: int = DELAY_MS) -> str:
 
 
 def _delayed_handler(info: RequestInfo) -> Route:
-    """`/delayed?after=MS` moves the timer (0..60000 ms; default 3000), e.g. for tests on a busy machine."""
+    """`/delayed?after=MS` moves the timer (0..60000 ms; default 6000), e.g. for tests on a busy machine."""
     raw = parse_qs(urlsplit(info.path).query).get("after", [""])[0]
     after = min(max(int(raw), 0), 60000) if raw.isdigit() else DELAY_MS
     return Route(delayed_page(after))
