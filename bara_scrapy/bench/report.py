@@ -179,5 +179,8 @@ def write_report(report: Mapping[str, Any], out_dir: str | Path) -> dict[str, Pa
     paths = {"json": out / "report.json", "md": out / "report.md", "chart": out / "chart.png"}
     paths["json"].write_text(json.dumps(report, indent=2, sort_keys=False, default=str) + "\n")
     paths["md"].write_text(render_markdown(report))
-    render_chart(report, paths["chart"])
+    if report.get("variants"):  # a corpus-only run has no variant to chart
+        render_chart(report, paths["chart"])
+    else:
+        del paths["chart"]
     return paths
