@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import threading
 import time
@@ -11,12 +10,12 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
-import pytest_twisted
 from pydantic import BaseModel
-from scrapy.utils.defer import deferred_from_coro
 
 from bara_scrapy.llm.client import LlmClient, LlmError, LlmSettings, api_key_from, parse_retry_after
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
+
+from .aio import aio
 
 KEY = "sk-test-DoNotLog-8f3a9c2e71b4"
 HINT = '{"ids": ["T1"]}'
@@ -24,14 +23,6 @@ MESSAGES = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "c
 _F = TypeVar("_F", bound=Callable[..., Awaitable[Any]])
 
 
-def aio(test: _F) -> _F:
-    """Run an asyncio test on the reactor's loop (pytest-twisted + asyncio reactor)."""
-
-    @functools.wraps(test)
-    async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return await deferred_from_coro(test(*args, **kwargs))
-
-    return pytest_twisted.ensureDeferred(wrapper)  # type: ignore[no-any-return]
 
 
 class Ids(BaseModel):

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
-import pytest_twisted
-from scrapy.utils.defer import deferred_from_coro
 
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.llm.client import LlmClient, LlmSettings
@@ -18,18 +15,14 @@ from bara_scrapy.reflection import MAX_SCROLL_STEPS, MAX_SETTLE_MS, TEXT_SELECTO
 from bara_scrapy.snapshot import Control, Markers
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
+from .aio import aio
+
 _F = TypeVar("_F", bound=Callable[..., Awaitable[Any]])
 MORE = "main > button.load-more"
 TAB = "#tabs > button:nth-of-type(2)"
 PAGE_SECRET = "Breaking: otters found in the city fountain"
 
 
-def aio(test: _F) -> _F:
-    @functools.wraps(test)
-    async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return await deferred_from_coro(test(*args, **kwargs))
-
-    return pytest_twisted.ensureDeferred(wrapper)  # type: ignore[no-any-return]
 
 
 @pytest.fixture
