@@ -9,7 +9,6 @@ from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import Response
-from scrapy.utils.misc import load_object
 
 from ..config import BaraConfig
 from ..urls import canonicalize, in_scope, is_http_url, select_links
@@ -39,9 +38,8 @@ class LinkWidthMiddleware:
         """The subset of `urls` that robots.txt forbids."""
         if not self.config.robots_obey:
             return set()
-        mwcls = load_object("scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware")
         try:
-            mw = self.crawler.get_downloader_middleware(mwcls)
+            mw = self.crawler.get_downloader_middleware(RobotsTxtMiddleware)
         except RuntimeError:
             mw = None
         if not isinstance(mw, RobotsTxtMiddleware):
