@@ -45,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "BARA_SCROLL_PAUSE": 0.25,
     "BARA_PAGE_TIMEOUT": 30.0,
     "BARA_NAVIGATION_TIMEOUT": 15.0,
+    "BARA_RETRY_AFTER_MAX": 30.0,
     "BARA_VERIFY_MEDIA": True,
     "BARA_BLOCK_OFFSITE_SUBRESOURCES": False,
     "BARA_VERIFY_CONCURRENCY": 8,
@@ -62,6 +63,7 @@ DOWNLOADER_MIDDLEWARES = {
     "bara_scrapy.middlewares.scope.ScopeGuardMiddleware": 60,
     "bara_scrapy.middlewares.reflection.ReflectionDownloaderMiddleware": 530,
     "bara_scrapy.middlewares.browser.BrowserMiddleware": 540,
+    "bara_scrapy.middlewares.retry_after.RetryAfterMiddleware": 560,
 }
 SPIDER_MIDDLEWARES = {
     "bara_scrapy.middlewares.reflection.ReflectionMiddleware": 950,

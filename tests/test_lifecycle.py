@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
 from .crawl_utils import REPO_ROOT, run_crawl
 
@@ -143,3 +143,22 @@ def test_jobdir_resume_gives_the_uninterrupted_items(tmp_path: Path, site: SiteS
                         settings=settings, expect_exit=2)
     assert refused.stats["finish_reason"] == "bara_resume_mismatch" and len(refused) == 0
 
+
+
+@pytest.mark.browser
+def test_retry_after_is_honoured(tmp_path: Path) -> None:
+    stamps: list[float] = []
+
+    def handler(info: RequestInfo) -> Route:
+        stamps.append(time.monotonic())
+        if info.hits == 1:
+            return Route("busy", status=429, headers={"Retry-After": "2"})
+        return Route(_page("Finally served after waiting as asked."))
+
+    site = Site()
+    site.add("/", handler=handler)
+    with SiteServer(site) as server:
+        items = run_crawl(server.url("/"), tmp_path=tmp_path, args={"max_depth": 0})
+    assert items[0]["status"] == "ok" and "Finally served" in items[0]["text"]
+    assert len(stamps) == 2 and stamps[1] - stamps[0] >= 2.0
+    assert items.stats["bara/retry_after/waits"] == 1
