@@ -15,7 +15,6 @@ import logging
 import time
 import weakref
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,12 +27,12 @@ from scrapy import Request
 from ..instructions import Instructions
 from ..snapshot import Markers, NetworkEntry, PageSnapshot, RawCandidate
 from ..urls import in_scope
+from .collect_js import COLLECT_JS
+from .timers_js import TIMERS_JS
 
 logger = logging.getLogger(__name__)
 
-COLLECT_JS = (Path(__file__).parent / "collect.js").read_text(encoding="utf-8")
-TIMERS_JS = (Path(__file__).parent / "timers.js").read_text(encoding="utf-8")
-TIMER_WAIT_MS = 4000  # longest wait for pending short timers (see timers.js)
+TIMER_WAIT_MS = 4000  # longest wait for pending short timers (see timers_js.py)
 MEDIA_SUFFIXES = (".m3u8", ".mpd", ".mp4", ".m4v", ".webm", ".mov", ".ogv", ".ts")
 MAX_NETWORK_ENTRIES = 3000
 MAX_CLICKS = 30

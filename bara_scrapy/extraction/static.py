@@ -1,6 +1,6 @@
 """A `PageSnapshot` from HTML alone: the plain-HTTP path (no JavaScript).
 
-Mirrors what `browser/collect.js` reads from a live DOM, as far as static
+Mirrors what `browser/collect_js.py` reads from a live DOM, as far as static
 markup allows, so the extractor and reflection work the same on both paths.
 """
 

@@ -1,3 +1,9 @@
+"""Init script: count pending short one-shot timers (see render.TIMER_WAIT_MS).
+
+Kept as Python source (not a data file) so the package works from a Scrapyd egg.
+"""
+
+TIMERS_JS = r"""
 // Count pending short one-shot timers, so the page step can wait for content
 // that a script will insert in a moment (setTimeout(render, 1500)). Recurring
 // timers (setInterval) and long or zero delays are not counted.
@@ -20,3 +26,4 @@
   };
   window.clearTimeout = function (handle) { pending.delete(handle); return clearT.call(this, handle); };
 })();
+"""

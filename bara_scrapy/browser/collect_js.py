@@ -1,3 +1,9 @@
+"""Collect links, media candidates and hidden-content markers from the live DOM (page.evaluate).
+
+Kept as Python source (not a data file) so the package works from a Scrapyd egg.
+"""
+
+COLLECT_JS = r"""
 // Collect links, media candidates and hidden-content markers from the live DOM.
 // Runs in the page (page.evaluate); returns plain JSON. Never navigates.
 () => {
@@ -193,3 +199,4 @@
     height: document.documentElement ? document.documentElement.scrollHeight : 0,
   };
 }
+"""
