@@ -6,7 +6,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
@@ -16,6 +16,7 @@ from bara_scrapy.llm.client import LlmClient, LlmError, LlmSettings, api_key_fro
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
 from .aio import aio
+from .llm_support import make_client
 
 KEY = "sk-test-DoNotLog-8f3a9c2e71b4"
 HINT = '{"ids": ["T1"]}'
@@ -29,17 +30,7 @@ class Ids(BaseModel):
     ids: list[str]
 
 
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
 
-
-def make_client(fake: FakeOpenAI, **overrides: Any) -> LlmClient:
-    settings = LlmSettings(
-        model="test-model", base_url=fake.base_url, timeout=overrides.pop("timeout", 5.0), backoff=0.01, **overrides
-    )
-    return LlmClient(settings, KEY)
 
 
 async def ask(client: LlmClient) -> Ids:
@@ -53,7 +44,7 @@ def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
 @aio
 async def test_answer_is_validated_and_request_is_json_mode_with_bearer_key(fake: FakeOpenAI) -> None:
     fake.script(Reply.json({"ids": ["T1", "T2"]}))
-    client = make_client(fake)
+    client = make_client(fake, KEY)
     try:
         assert (await ask(client)).ids == ["T1", "T2"]
     finally:
@@ -70,7 +61,7 @@ async def test_answer_is_validated_and_request_is_json_mode_with_bearer_key(fake
 async def test_401_fails_fast_once_and_switches_the_llm_off(fake: FakeOpenAI, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     fake.script(Reply.status_error(401, f"Incorrect API key provided: {KEY}"))
-    client = make_client(fake, max_retries=3)
+    client = make_client(fake, KEY, max_retries=3)
     try:
         with pytest.raises(LlmError) as first:
             await ask(client)
@@ -88,7 +79,7 @@ async def test_401_fails_fast_once_and_switches_the_llm_off(fake: FakeOpenAI, ca
 @aio
 async def test_403_is_treated_like_401(fake: FakeOpenAI) -> None:
     fake.script(Reply.status_error(403, "project has no access"))
-    client = make_client(fake)
+    client = make_client(fake, KEY)
     try:
         with pytest.raises(LlmError, match="llm_auth"):
             await ask(client)
@@ -100,7 +91,7 @@ async def test_403_is_treated_like_401(fake: FakeOpenAI) -> None:
 @aio
 async def test_429_retry_after_is_honoured_then_success(fake: FakeOpenAI) -> None:
     fake.script(Reply.status_error(429, "slow down", retry_after="0.3"), Reply.json({"ids": ["T3"]}))
-    client = make_client(fake)
+    client = make_client(fake, KEY)
     try:
         started = time.monotonic()
         result = await ask(client)
@@ -115,7 +106,7 @@ async def test_429_retry_after_is_honoured_then_success(fake: FakeOpenAI) -> Non
 @aio
 async def test_429_with_retry_after_beyond_the_cap_gives_up_at_once(fake: FakeOpenAI) -> None:
     fake.script(Reply.status_error(429, "quota", retry_after="3600"))
-    client = make_client(fake, retry_after_cap=2.0)
+    client = make_client(fake, KEY, retry_after_cap=2.0)
     try:
         started = time.monotonic()
         with pytest.raises(LlmError, match="llm_rate_limited"):
@@ -129,7 +120,7 @@ async def test_429_with_retry_after_beyond_the_cap_gives_up_at_once(fake: FakeOp
 @aio
 async def test_500_is_retried_within_the_bound_then_fails(fake: FakeOpenAI) -> None:
     fake.script(Reply.status_error(500, "boom"), Reply.status_error(500, "boom"), Reply.json({"ids": []}))
-    client = make_client(fake, max_retries=1)
+    client = make_client(fake, KEY, max_retries=1)
     try:
         with pytest.raises(LlmError, match="llm_server_error"):
             await ask(client)
@@ -141,7 +132,7 @@ async def test_500_is_retried_within_the_bound_then_fails(fake: FakeOpenAI) -> N
 @aio
 async def test_503_then_success_within_retries(fake: FakeOpenAI) -> None:
     fake.script(Reply.status_error(503, "busy"), Reply.json({"ids": ["T1"]}))
-    client = make_client(fake, max_retries=2)
+    client = make_client(fake, KEY, max_retries=2)
     try:
         assert (await ask(client)).ids == ["T1"]
     finally:
@@ -153,7 +144,7 @@ async def test_503_then_success_within_retries(fake: FakeOpenAI) -> None:
 async def test_hung_server_hits_our_timeout_without_retry(fake: FakeOpenAI) -> None:
     gate = threading.Event()
     fake.script(Reply.hang(gate))
-    client = make_client(fake, timeout=1.0, max_retries=2)
+    client = make_client(fake, KEY, timeout=1.0, max_retries=2)
     try:
         started = time.monotonic()
         with pytest.raises(LlmError, match="llm_timeout"):
@@ -169,7 +160,7 @@ async def test_hung_server_hits_our_timeout_without_retry(fake: FakeOpenAI) -> N
 @aio
 async def test_malformed_json_gets_one_repair_then_fails(fake: FakeOpenAI) -> None:
     fake.script(Reply.text("Sure! Here are the ids: T1, T2"), Reply.text("{ids: T1"))
-    client = make_client(fake)
+    client = make_client(fake, KEY)
     try:
         with pytest.raises(LlmError) as err:
             await ask(client)
@@ -185,7 +176,7 @@ async def test_malformed_json_gets_one_repair_then_fails(fake: FakeOpenAI) -> No
 @aio
 async def test_schema_mismatch_then_repaired(fake: FakeOpenAI) -> None:
     fake.script(Reply.json({"ids": "T1"}), Reply.text('```json\n{"ids": ["T1"]}\n```'))
-    client = make_client(fake)
+    client = make_client(fake, KEY)
     try:
         assert (await ask(client)).ids == ["T1"]
     finally:
@@ -196,7 +187,7 @@ async def test_schema_mismatch_then_repaired(fake: FakeOpenAI) -> None:
 @aio
 async def test_truncated_reply_is_repaired_with_a_larger_token_budget(fake: FakeOpenAI) -> None:
     fake.script(Reply.truncated('{"ids": ["T1", "T'), Reply.json({"ids": ["T1"]}))
-    client = make_client(fake, max_tokens=100)
+    client = make_client(fake, KEY, max_tokens=100)
     try:
         assert (await ask(client)).ids == ["T1"]
     finally:
@@ -209,7 +200,7 @@ async def test_truncated_reply_is_repaired_with_a_larger_token_budget(fake: Fake
 @aio
 async def test_empty_content_refusal_and_tool_call_content(fake: FakeOpenAI) -> None:
     fake.script(Reply.empty(), Reply.empty(), Reply.refused(), Reply.tool_call('{"ids": ["T9"]}'))
-    client = make_client(fake)
+    client = make_client(fake, KEY)
     try:
         with pytest.raises(LlmError, match="llm_invalid_output"):
             await ask(client)  # empty twice (original + repair)
@@ -228,7 +219,7 @@ async def test_malformed_http_body_is_a_bad_response(fake: FakeOpenAI) -> None:
         Reply.malformed(b"<html>proxy error</html>", "text/html"),
         Reply.malformed(b'{"object": "chat.completion"}'),
     )
-    client = make_client(fake, breaker_threshold=10)
+    client = make_client(fake, KEY, breaker_threshold=10)
     try:
         for _ in range(3):
             with pytest.raises(LlmError, match="llm_bad_response"):
@@ -245,7 +236,7 @@ async def test_json_mode_rejection_falls_back_to_prompt_only_json(fake: FakeOpen
         Reply.json({"ids": ["T1"]}),
         Reply.json({"ids": ["T2"]}),
     )
-    client = make_client(fake, max_retries=0)
+    client = make_client(fake, KEY, max_retries=0)
     try:
         assert (await ask(client)).ids == ["T1"]
         assert (await ask(client)).ids == ["T2"]
@@ -271,7 +262,7 @@ async def test_newer_models_rejecting_max_tokens_and_temperature(fake: FakeOpenA
         Reply.json({"ids": ["T1"]}),
         Reply.json({"ids": ["T2"]}),
     )
-    client = make_client(fake, max_retries=0, max_tokens=300)
+    client = make_client(fake, KEY, max_retries=0, max_tokens=300)
     try:
         assert (await ask(client)).ids == ["T1"]
         assert (await ask(client)).ids == ["T2"]
@@ -286,7 +277,7 @@ async def test_newer_models_rejecting_max_tokens_and_temperature(fake: FakeOpenA
 @aio
 async def test_a_400_we_cannot_adapt_to_is_not_retried(fake: FakeOpenAI) -> None:
     fake.script(Reply.status_error(400, "Invalid 'messages[1].content': string too big", param="messages"))
-    client = make_client(fake, max_retries=3)
+    client = make_client(fake, KEY, max_retries=3)
     try:
         with pytest.raises(LlmError, match="llm_bad_request"):
             await ask(client)
@@ -299,7 +290,7 @@ async def test_a_400_we_cannot_adapt_to_is_not_retried(fake: FakeOpenAI) -> None
 async def test_breaker_opens_after_k_consecutive_failures(fake: FakeOpenAI, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     fake.default = Reply.status_error(500, "down")
-    client = make_client(fake, max_retries=0, breaker_threshold=3)
+    client = make_client(fake, KEY, max_retries=0, breaker_threshold=3)
     reasons = []
     try:
         for _ in range(6):
@@ -323,7 +314,7 @@ async def test_success_resets_the_failure_streak(fake: FakeOpenAI) -> None:
         Reply.status_error(500, "x"),
         Reply.json({"ids": []}),
     )
-    client = make_client(fake, max_retries=0, breaker_threshold=3)
+    client = make_client(fake, KEY, max_retries=0, breaker_threshold=3)
     try:
         for expected in ("fail", "fail", "ok", "fail", "fail", "ok"):
             if expected == "ok":
@@ -340,7 +331,7 @@ async def test_success_resets_the_failure_streak(fake: FakeOpenAI) -> None:
 async def test_concurrency_cap_is_honoured(fake: FakeOpenAI) -> None:
     gate = threading.Event()
     fake.default = lambda req: Reply.hang(gate, Reply.json({"ids": ["T1"]}))
-    client = make_client(fake, concurrency=2)
+    client = make_client(fake, KEY, concurrency=2)
     try:
         tasks = [asyncio.ensure_future(ask(client)) for _ in range(5)]
         arrived = await asyncio.to_thread(fake.wait_for, lambda f: f.request_count >= 2, 10.0)
@@ -365,7 +356,7 @@ async def test_key_never_in_logs_errors_or_reprs(fake: FakeOpenAI, caplog: pytes
         Reply.status_error(500, f"upstream said Bearer {KEY}"),
         Reply.status_error(401, f"Incorrect API key provided: {KEY}"),
     )
-    client = make_client(fake, max_retries=0)
+    client = make_client(fake, KEY, max_retries=0)
     errors: list[LlmError] = []
     try:
         await ask(client)

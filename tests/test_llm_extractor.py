@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
@@ -15,12 +15,12 @@ from bara_scrapy.config import BaraConfig
 from bara_scrapy.extraction.base import Extraction
 from bara_scrapy.extraction.dom import DomExtractor, extract_dom
 from bara_scrapy.instructions import Instructions
-from bara_scrapy.llm.client import LlmClient, LlmSettings
 from bara_scrapy.llm.extractor import LlmExtraction, LlmExtractor, build_extractor
 from bara_scrapy.snapshot import PageSnapshot, RawCandidate
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
 from .aio import aio
+from .llm_support import make_client
 
 KEY = "sk-test-DoNotLog-51e0c9aa7d"
 BASE = "https://river.test"
@@ -74,17 +74,9 @@ GOOD_ANSWER = {
 }
 
 
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
 
 def extractor_for(fake: FakeOpenAI, **overrides: Any) -> LlmExtractor:
-    settings = LlmSettings(
-        model="test-model", base_url=fake.base_url, timeout=overrides.pop("timeout", 5.0), backoff=0.01, **overrides
-    )
-    return LlmExtractor(LlmClient(settings, KEY))
+    return LlmExtractor(make_client(fake, KEY, **overrides))
 
 
 async def run(extractor: LlmExtractor, *pages: PageSnapshot) -> list[LlmExtraction]:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
-
-import pytest
 
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.llm.client import LlmClient, LlmSettings
@@ -16,6 +14,7 @@ from bara_scrapy.snapshot import Control, Markers
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
 from .aio import aio
+from .llm_support import make_client
 
 _F = TypeVar("_F", bound=Callable[..., Awaitable[Any]])
 MORE = "main > button.load-more"
@@ -24,11 +23,6 @@ PAGE_SECRET = "Breaking: otters found in the city fountain"
 
 
 
-
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
 
 
 def history() -> list[AttemptOutcome]:
@@ -56,7 +50,7 @@ def rule_next(h: list[AttemptOutcome]) -> Instructions:
 
 async def rewrite(fake: FakeOpenAI, *replies: Reply, **settings: Any) -> tuple[RewriteResult, Instructions]:
     fake.script(*replies)
-    client = LlmClient(LlmSettings(model="m", base_url=fake.base_url, timeout=5.0, backoff=0.01, **settings), "sk-k")
+    client = make_client(fake, "sk-k", model="m", **settings)
     h = history()
     try:
         return await llm_rewrite_result(client, h, rule_next(h)), rule_next(h)
