@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -219,6 +219,50 @@ class LinkSelection:
     dropped: Counter[str] = field(default_factory=Counter)
 
 
+def eligible_links(links: Iterable[str], *, seed: str, scope: str = "host",
+                   policy: DenyPolicy | None = None) -> LinkSelection:
+    """The canonical, in-scope, non-denied, non-trap links in order (repeats kept); the rest counted.
+
+    >>> sel = eligible_links(["https://x.org/a#f", "mailto:a@x.org", "https://y.org/"], seed="https://x.org/")
+    >>> sel.kept, dict(sel.dropped)
+    (['https://x.org/a'], {'scheme': 1, 'offsite': 1})
+    """
+    policy = policy or DenyPolicy()
+    out = LinkSelection()
+    for raw in links:
+        url, reason = _check(raw, seed=seed, scope=scope, policy=policy)
+        if url is not None:
+            out.kept.append(url)
+        else:
+            out.dropped[reason] += 1
+    return out
+
+
+def keep_width(
+    eligible: LinkSelection, *, max_width: int, allowed: Callable[[str], bool] | None = None
+) -> LinkSelection:
+    """The first `max_width` distinct allowed links of an `eligible_links` result.
+
+    `allowed` is the robots.txt predicate: a forbidden link is dropped like a
+    denied one and does not count toward the width.
+    """
+    out = LinkSelection(dropped=Counter(eligible.dropped))
+    kept: set[str] = set()
+    for url in eligible.kept:
+        if url in kept:
+            reason = "duplicate"
+        elif allowed is not None and not allowed(url):
+            reason = "robots"
+        elif len(out.kept) >= max_width:
+            reason = "width"
+        else:
+            kept.add(url)
+            out.kept.append(url)
+            continue
+        out.dropped[reason] += 1
+    return out
+
+
 def select_links(
     links: Iterable[str],
     *,
@@ -230,49 +274,26 @@ def select_links(
 ) -> LinkSelection:
     """Keep the first `max_width` distinct, canonical, in-scope, allowed links in order.
 
-    `allowed` is the robots.txt predicate: a forbidden link is dropped like a
-    denied one and does not count toward the width.
-
     >>> select_links(["https://x.org/a", "https://x.org/b#f", "https://x.org/a?utm_source=1",
     ...               "https://y.org/", "mailto:a@x.org", "https://x.org/login"],
     ...              seed="https://x.org/", max_width=5).kept
     ['https://x.org/a', 'https://x.org/b']
     """
-    policy = policy or DenyPolicy()
-    out = LinkSelection()
-    seen: set[str] = set()
-    for raw in links:
-        reason = _drop_reason(raw, seed=seed, scope=scope, policy=policy)
-        if reason is None:
-            url = canonicalize(raw)
-            if url in seen:
-                reason = "duplicate"
-            elif allowed is not None and not allowed(url):
-                reason = "robots"
-            elif len(out.kept) >= max_width:
-                reason = "width"
-            else:
-                seen.add(url)
-                out.kept.append(url)
-                continue
-        out.dropped[reason] += 1
-    return out
+    eligible = eligible_links(links, seed=seed, scope=scope, policy=policy)
+    return keep_width(eligible, max_width=max_width, allowed=allowed)
 
 
-def _drop_reason(raw: str, *, seed: str, scope: str, policy: DenyPolicy) -> str | None:
+def _check(raw: str, *, seed: str, scope: str, policy: DenyPolicy) -> tuple[str | None, str]:
+    """(canonical URL, "") for an eligible link, else (None, why it was dropped)."""
     if not is_http_url(raw):
-        return "scheme"
+        return None, "scheme"
     try:
         url = canonicalize(raw)
     except ValueError:
-        return "invalid"
+        return None, "invalid"
     if not in_scope(url, seed, scope):
-        return "offsite"
+        return None, "offsite"
     if policy.is_denied(url):
-        return "denied"
-    return trap_reason(url)
-
-
-def first_distinct(urls: Sequence[str]) -> list[str]:
-    """Order-preserving de-duplication."""
-    return list(dict.fromkeys(urls))
+        return None, "denied"
+    trap = trap_reason(url)
+    return (None, trap) if trap else (url, "")

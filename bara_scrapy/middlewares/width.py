@@ -11,7 +11,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import Response
 
 from ..config import BaraConfig
-from ..urls import canonicalize, in_scope, is_http_url, select_links
+from ..urls import eligible_links, keep_width
 
 
 class LinkWidthMiddleware:
@@ -64,18 +64,9 @@ class LinkWidthMiddleware:
             return
         page = response.meta["bara_page"]
         seed, scope = page["seed"], page["scope"]
-        candidates = [
-            canonicalize(r.url) for r in links if is_http_url(r.url) and in_scope(r.url, seed, scope)
-        ]
-        forbidden = await self._robots(list(dict.fromkeys(candidates)))
-        selection = select_links(
-            (r.url for r in links),
-            seed=seed,
-            max_width=self.config.max_width,
-            scope=scope,
-            policy=self.policy,
-            allowed=lambda u: u not in forbidden,
-        )
+        eligible = eligible_links((r.url for r in links), seed=seed, scope=scope, policy=self.policy)
+        forbidden = await self._robots(list(dict.fromkeys(eligible.kept)))
+        selection = keep_width(eligible, max_width=self.config.max_width, allowed=lambda u: u not in forbidden)
         stats = self.crawler.stats
         for reason, count in selection.dropped.items():
             stats.inc_value(f"bara/links/dropped/{reason}", count)
