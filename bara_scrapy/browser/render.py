@@ -276,6 +276,18 @@ async def _click(page: Page, session: PageSession, handle: str) -> bool:
         return False
 
 
+# [page height, bottom edge of the viewport]; the step scrolls one viewport (90%) first
+_POSITION_JS = (
+    "() => { const d = document.scrollingElement || document.documentElement;"
+    " return [d.scrollHeight, window.scrollY + window.innerHeight]; }"
+)
+_SCROLL_STEP_JS = (
+    "() => { window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
+    " const d = document.scrollingElement || document.documentElement;"
+    " return [d.scrollHeight, window.scrollY + window.innerHeight]; }"
+)
+
+
 async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Accumulator) -> tuple[int, bool]:
     """Incremental viewport steps; stop when height and network are stable at the bottom."""
     steps = 0
@@ -287,11 +299,7 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
     for _ in range(ins.scroll_steps):
         if _remaining(session) < 1.5:
             return steps, True
-        state = await page.evaluate(
-            "() => { window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
-            " const d = document.scrollingElement || document.documentElement;"
-            " return [d.scrollHeight, window.scrollY + window.innerHeight]; }"
-        )
+        state = await page.evaluate(_SCROLL_STEP_JS)
         steps += 1
         await _pause(page, session, ins.scroll_pause_ms)
         height, bottom = int(state[0]), float(state[1])
@@ -309,12 +317,10 @@ async def _scroll(page: Page, session: PageSession, ins: Instructions, acc: _Acc
         else:
             stable = 0
         last_height = height
-    height_now = await page.evaluate("() => document.documentElement.scrollHeight")
-    at_end = await page.evaluate(
-        "() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"
-    )
+    height_now, bottom_now = await page.evaluate(_POSITION_JS)
+    at_end = float(bottom_now) >= int(height_now) - 2
     sentinel = bool(acc.last.get("markers", {}).get("feed_sentinel"))
-    return steps, sentinel or not (at_end and height_now == last_height)
+    return steps, sentinel or not (at_end and int(height_now) == last_height)
 
 
 def _controls(collected: dict[str, Any], role: str) -> list[str]:
