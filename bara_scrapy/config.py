@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scrapy.settings import BaseSettings
@@ -129,7 +129,6 @@ class BaraConfig:
     llm_model: str = ""
     llm_base_url: str | None = None
     llm_timeout: float = 60.0
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BaraConfig:
