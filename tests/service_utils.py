@@ -112,8 +112,8 @@ class ScrapydNode:
     def deploy(self, project_copy: Path) -> str:
         """`scrapyd-deploy` from a copy of the project (it writes build files next to scrapy.cfg)."""
         cfg = project_copy / "scrapy.cfg"
-        text = cfg.read_text(encoding="utf-8").replace("#url = http://localhost:6800/", f"url = {self.url}")
-        cfg.write_text(text, encoding="utf-8")
+        text = cfg.read_text(encoding="utf-8").split("[deploy]")[0]
+        cfg.write_text(text + f"[deploy]\nurl = {self.url}\nproject = bara_scrapy\n", encoding="utf-8")
         deploy = Path(sys.executable).parent / "scrapyd-deploy"
         done = subprocess.run([str(deploy)], cwd=project_copy, env=clean_env(), capture_output=True, text=True,
                               timeout=180)
