@@ -70,6 +70,10 @@ SPIDER_MIDDLEWARES = {
     "bara_scrapy.middlewares.width.LinkWidthMiddleware": 850,
     "bara_scrapy.middlewares.budget.PageBudgetMiddleware": 820,
 }
+# with BARA_FRONTIER_URL: (replaced, replacement); the replacement imports redis
+SPIDER_MIDDLEWARES_SHARED = (
+    "bara_scrapy.middlewares.budget.PageBudgetMiddleware", "bara_scrapy.shared.middleware.SharedFrontierMiddleware"
+)
 ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
@@ -104,6 +108,9 @@ class Addon:
         ):
             for component, order in table.items():
                 settings.setdefault_in_component_priority_dict(name, load_object(component), order)
+        if settings.get("BARA_FRONTIER_URL"):  # one site over many workers: the frontier lives in Redis
+            old, new = (load_object(path) for path in SPIDER_MIDDLEWARES_SHARED)
+            settings.replace_in_component_priority_dict("SPIDER_MIDDLEWARES", old, new)
         if settings.getbool("BARA_BROWSER_ENABLED", True):
             handlers = settings.getdict("DOWNLOAD_HANDLERS")
             for scheme in ("http", "https"):

@@ -134,3 +134,46 @@ def copy_project(dest: Path) -> Path:
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / name)
     return dest
+
+
+class RedisServer:
+    """Debian's `redis-server` on 127.0.0.1, no persistence (`--save ''`), data dir in `root`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, port: int = 0) -> RedisServer:
+        binary = shutil.which("redis-server")
+        assert binary, "redis-server is missing: `make setup` installs it (apt-get install -y redis-server)"
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        log = (self.root / "redis.log").open("ab")
+        self.proc = subprocess.Popen(
+            [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no",
+             "--dir", str(self.root), "--daemonize", "no"],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        wait_for(self.ping, f"redis-server on port {self.port}")
+        return self
+
+    def ping(self) -> bool:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+
+    def restart(self) -> None:
+        """Stop and start again on the same port: without persistence, every key is gone."""
+        port = self.port
+        self.stop()
+        self.start(port)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            kill_group(self.proc)
+            self.proc = None

@@ -2,7 +2,7 @@
 
 A bad seed or limit ends the command with one line naming the value and exit
 code 2, before Scrapy builds a crawler or launches a browser. A crawl whose seed
-page failed exits 3.
+page failed exits 3; a worker whose shared frontier (Redis) failed or vanished exits 4.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from ..config import ConfigError
 
 BAD_ARGUMENTS_EXIT = 2
 SEED_FAILED_EXIT = 3
+FRONTIER_LOST_EXIT = 4
 
 
 class Command(ScrapyCrawlCommand):
@@ -43,6 +44,8 @@ class Command(ScrapyCrawlCommand):
             self.exitcode = 1
         elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == "bara_resume_mismatch":
             self.exitcode = BAD_ARGUMENTS_EXIT
+        elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == "bara_frontier_lost":
+            self.exitcode = FRONTIER_LOST_EXIT
         elif crawler.stats is not None and crawler.stats.get_value("bara/seed/status") == "failed":
             self.exitcode = SEED_FAILED_EXIT
 

@@ -1,0 +1,193 @@
+"""SharedFrontierMiddleware: PageBudgetMiddleware's job, with the frontier in Redis.
+
+With `BARA_FRONTIER_URL=redis://...` the add-on puts this middleware where
+`PageBudgetMiddleware` was. Every worker running `scrapy crawl bara` with the same seed and
+limits joins the same frontier: the first admits the seed, each takes pages from the shared
+queue under a lease (renewed while the page is in flight), reports each finished page's links
+(admitted by Redis in exact BFS order) and acknowledges the page once its item is written to
+its own feed. A worker that dies stops renewing: its pages are leased again after
+`BARA_FRONTIER_LEASE` seconds. If Redis fails or loses the crawl, the worker stops at once with
+reason `bara_frontier_lost` (exit code 4).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured
+from scrapy.extensions.feedexport import FeedExporter
+from scrapy.http import Response
+from scrapy.utils.defer import deferred_from_coro
+from twisted.internet import task
+
+from ..config import BaraConfig, ConfigError
+from ..items import PageItem
+from ..middlewares.budget import CLOSE_REASON
+from ..urls import canonicalize
+from .redis_frontier import FrontierLost, RedisFrontier, job_key
+
+logger = logging.getLogger(__name__)
+
+LOST_REASON = "bara_frontier_lost"
+
+
+class SharedFrontierMiddleware:
+    def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
+        settings = crawler.settings
+        self.crawler = crawler
+        self.config = config
+        self.url = str(settings.get("BARA_FRONTIER_URL") or "")
+        self.key = str(settings.get("BARA_FRONTIER_KEY") or "")
+        self.lease = settings.getfloat("BARA_FRONTIER_LEASE", 30.0)
+        self.poll = settings.getfloat("BARA_FRONTIER_POLL", 0.2)
+        self.capacity = max(1, settings.getint("CONCURRENT_REQUESTS", 8))
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.frontier: RedisFrontier | None = None
+        self.in_flight: set[int] = set()
+        self.seeded = False
+        self.lost: str | None = None
+        self.closing = False
+        self.loop = task.LoopingCall(self.tick)
+        for handler, signal in ((self.spider_opened, signals.spider_opened), (self.spider_idle, signals.spider_idle),
+                                (self.spider_closed, signals.spider_closed), (self.acknowledge, signals.item_scraped),
+                                (self.acknowledge, signals.item_dropped), (self.acknowledge, signals.item_error)):
+            crawler.signals.connect(handler, signal=signal)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SharedFrontierMiddleware:
+        if not crawler.settings.get("BARA_FRONTIER_URL"):
+            raise NotConfigured("BARA_FRONTIER_URL is not set")
+        config = BaraConfig.from_settings(crawler.settings)
+        if config.order != "bfs":
+            raise ConfigError("BARA_FRONTIER_URL works with BARA_ORDER='bfs' only")
+        return cls(crawler, config)
+
+    def spider_opened(self) -> None:
+        c, seed = self.config, canonicalize(getattr(self.crawler.spider, "seed", ""))
+        job = job_key(seed, c.scope, c.max_depth, c.max_width, c.max_pages)
+        self.frontier = RedisFrontier(self.url, self.key or job, self.worker, self.lease)
+        self.job = job
+        logger.info("Shared frontier %s key %s, worker %s", self.url, self.key or job, self.worker)
+        self.loop.start(self.poll, now=False)
+
+    def _lose(self, exc: Exception) -> None:
+        if self.lost is None:
+            self.lost = str(exc)
+            logger.error("Stopping: %s", exc)
+            self._close(LOST_REASON)
+
+    def _close(self, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            deferred_from_coro(self.crawler.engine.close_spider_async(reason=reason))
+
+    def tick(self) -> None:
+        """Renew this worker's leases, lease pages for free slots, close when the crawl is done."""
+        if self.frontier is None or not self.seeded or self.lost or self.closing:
+            return
+        stats = self.crawler.stats
+        try:
+            self.frontier.renew(self.in_flight)
+            free = self.capacity - len(self.in_flight)
+            if free > 0:
+                requeued, admissions = self.frontier.lease(free)
+                if requeued:
+                    stats.inc_value("bara/frontier/requeued", requeued)
+                for adm in admissions:
+                    self.in_flight.add(adm.bfs_index)
+                    stats.inc_value("bara/frontier/leased")
+                    self.crawler.engine.crawl(self.crawler.spider.page_request(adm))  # type: ignore[union-attr]
+            if not self.in_flight:
+                status = self.frontier.status()
+                if status.finished:
+                    self._close(CLOSE_REASON if status.budget_exhausted else "finished")
+        except FrontierLost as exc:
+            self._lose(exc)
+
+    def spider_idle(self) -> None:
+        if self.lost:
+            raise CloseSpider(LOST_REASON)
+        if not self.closing:
+            raise DontCloseSpider  # other workers may still admit pages: the loop decides
+
+    async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for obj in start:
+            if not (isinstance(obj, Request) and "bara_page" in obj.meta):
+                yield obj
+                continue
+            assert self.frontier is not None
+            c = self.config
+            try:
+                if self.frontier.seed(canonicalize(obj.url), c.max_depth, c.max_pages, self.job):
+                    logger.info("Admitted the seed into the shared frontier")
+                self.seeded = True
+            except FrontierLost as exc:
+                self._lose(exc)
+
+    async def process_spider_output(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        children: list[str] = []
+        finished: PageItem | None = None
+        async for obj in result:
+            if isinstance(obj, Request) and obj.meta.get("bara_link"):
+                children.append(canonicalize(obj.url))
+            elif isinstance(obj, PageItem):
+                finished = obj
+            else:
+                yield obj
+        if finished is None or self.frontier is None or self.lost:
+            return
+        reached = [finished.final_url or finished.url, *response.meta.get("redirect_urls", [])]
+        try:
+            deliver = self.frontier.complete(finished.bfs_index, children, [canonicalize(u) for u in reached])
+        except FrontierLost as exc:
+            self._lose(exc)
+            return
+        if deliver:
+            yield finished  # acknowledged once written (item_scraped)
+        else:  # another worker holds or delivered this page (our lease ran out)
+            self.in_flight.discard(finished.bfs_index)
+            self.crawler.stats.inc_value("bara/frontier/duplicate_dropped")
+
+    def _flush_feeds(self) -> None:
+        """Push this item to the feed file before Redis hears it is written (a kill may follow)."""
+        for ext in self.crawler.extensions.middlewares:
+            if isinstance(ext, FeedExporter):
+                for slot in ext.slots:
+                    file = getattr(slot, "file", None)
+                    if file is not None and hasattr(file, "flush"):
+                        file.flush()
+
+    def acknowledge(self, item: Any) -> None:
+        if not isinstance(item, PageItem) or item.bfs_index not in self.in_flight or self.frontier is None:
+            return
+        self._flush_feeds()
+        try:
+            self.frontier.deliver(item.bfs_index)
+        except FrontierLost as exc:
+            self._lose(exc)
+            return
+        self.in_flight.discard(item.bfs_index)
+        self.crawler.stats.inc_value("bara/frontier/delivered")
+
+    def spider_closed(self) -> None:
+        if self.loop.running:
+            self.loop.stop()
+        if self.frontier is None:
+            return
+        stats = self.crawler.stats
+        if not self.lost:
+            try:
+                status = self.frontier.status()
+                stats.set_value("bara/pages/admitted", status.admitted)
+                stats.set_value("bara/budget/dropped", status.dropped)
+            except FrontierLost as exc:
+                logger.error("%s", exc)
+        stats.set_value("bara/frontier/redis_calls", self.frontier.calls)
+        self.frontier.close()

@@ -1,0 +1,124 @@
+"""A site's BFS frontier in Redis, shared by many `scrapy crawl bara` workers.
+
+Thin typed wrapper around the Lua scripts of `scripts.py` (each call is one atomic script);
+imported only when `BARA_FRONTIER_URL` is set, so `redis` is needed only then.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from ..frontier import Admission
+from . import scripts
+
+
+class FrontierLost(Exception):
+    """Redis is unreachable, or lost this crawl's state (restarted without it)."""
+
+
+def job_key(seed: str, scope: str, max_depth: int, max_width: int, max_pages: int) -> str:
+    """The key prefix of one crawl: same seed and limits, same shared frontier.
+
+    >>> job_key("http://a.test/", "host", 3, 20, 100)
+    'bara:{b0c0a7694c1be8f2}'
+    """
+    signature = json.dumps([seed, scope, max_depth, max_width, max_pages])
+    return "bara:{" + hashlib.sha1(signature.encode()).hexdigest()[:16] + "}"
+
+
+@dataclass(frozen=True)
+class FrontierStatus:
+    admitted: int
+    expanded: int
+    delivered: int
+    max_pages: int
+    queued: int
+    leased: int
+    dropped: int
+    requeued: int
+
+    @property
+    def finished(self) -> bool:
+        """Every admitted page delivered (so expanded): no worker can admit more."""
+        return self.delivered >= self.admitted and self.expanded >= self.admitted
+
+    @property
+    def budget_exhausted(self) -> bool:
+        return self.admitted >= self.max_pages
+
+
+def _admission(index: int, raw: str) -> Admission:
+    url, depth, parent = json.loads(raw)
+    return Admission(url=url, depth=int(depth), bfs_index=index, parent_url=parent)
+
+
+class RedisFrontier:
+    def __init__(self, url: str, prefix: str, worker: str, lease_seconds: float) -> None:
+        self.url = url
+        self.worker = worker
+        self.lease_ms = int(lease_seconds * 1000)
+        self.keys = [f"{prefix}:{name}" for name in scripts.KEYS]
+        self.calls = 0
+        self.client: Any = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5,
+                                                decode_responses=True)
+        self._scripts = {name: self.client.register_script(getattr(scripts, name))
+                         for name in ("SEED", "LEASE", "RENEW", "COMPLETE", "DELIVER")}
+
+    def _run(self, name: str, *args: str | int | float) -> Any:
+        self.calls += 1
+        try:
+            result = self._scripts[name](keys=self.keys, args=list(args))
+        except redis.RedisError as exc:
+            raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
+        if result is None:
+            raise FrontierLost(f"shared frontier {self.url} lost this crawl's state (Redis restarted?)")
+        return result
+
+    def seed(self, url: str, max_depth: int, max_pages: int, job: str) -> bool:
+        """Admit the seed as page 0 unless a worker did; False when it was there already."""
+        result = int(self._run("SEED", url, max_depth, max_pages, job))
+        if result < 0:
+            raise FrontierLost(f"{self.keys[0]} holds another crawl than {job}: set BARA_FRONTIER_KEY")
+        return result == 1
+
+    def lease(self, n: int) -> tuple[int, list[Admission]]:
+        """Up to `n` pages to render, lowest bfs_index first; and how many expired leases went back."""
+        requeued, flat = self._run("LEASE", self.worker, n, self.lease_ms)
+        return int(requeued), [_admission(int(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
+
+    def renew(self, indexes: Iterable[int]) -> int:
+        args = list(indexes)
+        return int(self._run("RENEW", self.worker, self.lease_ms, *args)) if args else 0
+
+    def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> bool:
+        """Record a finished page (first result wins); True when this worker should deliver its item."""
+        deliver, _ = self._run("COMPLETE", index, self.worker, json.dumps([list(children), list(also_seen)]))
+        return bool(deliver)
+
+    def deliver(self, index: int) -> bool:
+        return bool(self._run("DELIVER", index))
+
+    def status(self) -> FrontierStatus:
+        self.calls += 1
+        meta, queue, leases = self.keys[0], self.keys[4], self.keys[5]
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.hmget(meta, "count", "next", "delivered", "max_pages", "dropped", "requeued")
+            pipe.zcard(queue)
+            pipe.zcard(leases)
+            (count, nxt, delivered, max_pages, dropped, requeued), queued, leased = pipe.execute()
+        except redis.RedisError as exc:
+            raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
+        if count is None:
+            raise FrontierLost(f"shared frontier {self.url} lost this crawl's state (Redis restarted?)")
+        return FrontierStatus(int(count), int(nxt), int(delivered), int(max_pages), int(queued), int(leased),
+                              int(dropped), int(requeued))
+
+    def close(self) -> None:
+        self.client.close()

@@ -1,0 +1,128 @@
+"""Lua scripts of the shared frontier: each runs atomically inside Redis.
+
+They are `bara_scrapy.frontier.Frontier` moved into Redis, plus leases. Keys of one crawl share
+the hash tag `{job}` so that a Redis Cluster keeps a whole site on one shard. `meta` holds the
+counters (`count` admitted, `next` to expand, `delivered`, `dropped`, `requeued`, limits);
+`adm` bfs_index -> [url, depth, parent]; `pending` bfs_index -> [children, also_seen] for pages
+finished out of turn; `queue` (zset by bfs_index) pages to lease; `leases` (zset by expiry, ms
+of Redis's clock) and `owner` the leased ones; `done` the delivered ones. A script returns nil
+when `meta` is gone (Redis restarted without the crawl's data): the caller fails fast.
+"""
+
+from __future__ import annotations
+
+KEYS = ("meta", "seen", "adm", "pending", "queue", "leases", "owner", "done")
+
+_PRELUDE = """
+local meta, seen, adm, pending, queue, leases, owner, done =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+"""
+
+# ARGV: seed url, max_depth, max_pages, job signature. 1 admitted, 0 already there, -1 another job.
+SEED = _PRELUDE + """
+if redis.call('HEXISTS', meta, 'count') == 1 then
+  if redis.call('HGET', meta, 'job') ~= ARGV[4] then return -1 end
+  return 0
+end
+redis.call('HSET', meta, 'count', 1, 'next', 0, 'delivered', 0, 'dropped', 0, 'requeued', 0,
+           'max_depth', ARGV[2], 'max_pages', ARGV[3], 'job', ARGV[4])
+redis.call('HSET', adm, 0, cjson.encode({ARGV[1], 0, cjson.null}))
+redis.call('SADD', seen, ARGV[1])
+redis.call('ZADD', queue, 0, 0)
+return 1
+"""
+
+# ARGV: worker, how many, lease ms. Expired leases go back to the queue first (unless delivered).
+# Returns {requeued, {bfs_index, admission json, ...}}.
+LEASE = _PRELUDE + """
+if redis.call('HEXISTS', meta, 'count') == 0 then return false end
+local now = now_ms()
+local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now)
+for _, idx in ipairs(expired) do
+  redis.call('ZREM', leases, idx)
+  redis.call('HDEL', owner, idx)
+  if redis.call('SISMEMBER', done, idx) == 0 then redis.call('ZADD', queue, idx, idx) end
+end
+if #expired > 0 then redis.call('HINCRBY', meta, 'requeued', #expired) end
+local out = {}
+local n = tonumber(ARGV[2])
+if n > 0 then
+  local popped = redis.call('ZPOPMIN', queue, n)
+  for i = 1, #popped, 2 do
+    local idx = popped[i]
+    redis.call('ZADD', leases, now + tonumber(ARGV[3]), idx)
+    redis.call('HSET', owner, idx, ARGV[1])
+    table.insert(out, idx)
+    table.insert(out, redis.call('HGET', adm, idx))
+  end
+end
+return {#expired, out}
+"""
+
+# ARGV: worker, lease ms, bfs_index... Extends this worker's leases; returns how many.
+RENEW = _PRELUDE + """
+if redis.call('HEXISTS', meta, 'count') == 0 then return false end
+local until_ms = now_ms() + tonumber(ARGV[2])
+local renewed = 0
+for i = 3, #ARGV do
+  if redis.call('HGET', owner, ARGV[i]) == ARGV[1] then
+    redis.call('ZADD', leases, 'XX', until_ms, ARGV[i])
+    renewed = renewed + 1
+  end
+end
+return renewed
+"""
+
+# ARGV: bfs_index, worker, json [children, also_seen]. Records the page (first result wins) and
+# expands every page whose turn has come, exactly like Frontier.complete. Returns {deliver, recorded}:
+# deliver 1 when this worker holds the lease and nobody delivered the page yet.
+COMPLETE = _PRELUDE + """
+if redis.call('HEXISTS', meta, 'count') == 0 then return false end
+local idx = tonumber(ARGV[1])
+local deliver = 0
+if redis.call('SISMEMBER', done, idx) == 0 and redis.call('HGET', owner, idx) == ARGV[2] then deliver = 1 end
+local m = redis.call('HMGET', meta, 'next', 'count', 'dropped', 'max_depth', 'max_pages')
+local nxt, count, dropped = tonumber(m[1]), tonumber(m[2]), tonumber(m[3])
+local max_depth, max_pages = tonumber(m[4]), tonumber(m[5])
+if idx >= count then return redis.error_reply('page ' .. idx .. ' was never admitted') end
+if idx < nxt or redis.call('HEXISTS', pending, idx) == 1 then return {deliver, 0} end
+redis.call('HSET', pending, idx, ARGV[3])
+while redis.call('HEXISTS', pending, nxt) == 1 do
+  local data = cjson.decode(redis.call('HGET', pending, nxt))
+  redis.call('HDEL', pending, nxt)
+  for _, url in ipairs(data[2]) do redis.call('SADD', seen, url) end
+  local parent = cjson.decode(redis.call('HGET', adm, nxt))
+  local depth = parent[2] + 1
+  if depth <= max_depth then
+    for _, url in ipairs(data[1]) do
+      if redis.call('SISMEMBER', seen, url) == 0 then
+        if count >= max_pages then
+          dropped = dropped + 1
+        else
+          redis.call('HSET', adm, count, cjson.encode({url, depth, parent[1]}))
+          redis.call('SADD', seen, url)
+          redis.call('ZADD', queue, count, count)
+          count = count + 1
+        end
+      end
+    end
+  end
+  nxt = nxt + 1
+end
+redis.call('HSET', meta, 'next', nxt, 'count', count, 'dropped', dropped)
+return {deliver, 1}
+"""
+
+# ARGV: bfs_index. The page's item is written: never lease it again. 1 first time, 0 repeat.
+DELIVER = _PRELUDE + """
+if redis.call('HEXISTS', meta, 'count') == 0 then return false end
+redis.call('ZREM', leases, ARGV[1])
+redis.call('HDEL', owner, ARGV[1])
+if redis.call('SADD', done, ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', meta, 'delivered', 1)
+return 1
+"""
