@@ -6,9 +6,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 
-.PHONY: setup chromium venv demo test test-fast lint typecheck bench-smoke bench clean
+.PHONY: setup chromium redis redis-up redis-down venv demo test test-fast lint typecheck bench-smoke bench clean
 
-setup: chromium venv
+setup: chromium redis venv
 
 chromium:
 	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "$$BARA_CHROMIUM_PATH" ]; then \
@@ -19,6 +19,29 @@ chromium:
 		echo "Chromium is missing: install it (sudo apt-get install -y chromium) or set BARA_CHROMIUM_PATH." >&2; \
 		echo "On a machine with internet, 'python -m playwright install chromium' is a fallback." >&2; exit 1; \
 	fi
+
+# Debian's redis-server: the shared frontier of `BARA_FRONTIER_URL` (tests start their own, on port 0).
+redis:
+	@if command -v redis-server >/dev/null 2>&1; then \
+		echo "redis-server: $$(command -v redis-server)"; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; \
+	else \
+		echo "redis-server is missing: install it (sudo apt-get install -y redis-server)." >&2; exit 1; \
+	fi
+
+REDIS_PORT ?= 6379
+REDIS_DIR ?= $(CURDIR)/redis-data
+
+# A local Redis for `BARA_FRONTIER_URL=redis://127.0.0.1:$(REDIS_PORT)/0` (no persistence); stop with redis-down.
+redis-up: redis
+	@mkdir -p $(REDIS_DIR)
+	redis-server --bind 127.0.0.1 --port $(REDIS_PORT) --save '' --appendonly no --dir $(REDIS_DIR) \
+		--daemonize yes --pidfile $(REDIS_DIR)/redis.pid --logfile $(REDIS_DIR)/redis.log
+	@echo "BARA_FRONTIER_URL=redis://127.0.0.1:$(REDIS_PORT)/0"
+
+redis-down:
+	@if [ -f $(REDIS_DIR)/redis.pid ]; then kill $$(cat $(REDIS_DIR)/redis.pid) && rm -f $(REDIS_DIR)/redis.pid; fi
 
 venv: $(STAMP)
 
@@ -51,4 +74,4 @@ bench: setup
 	cd $(CURDIR) && $(VENV)/bin/scrapy bara-bench --sites 50 --out bench-out/full
 
 clean:
-	rm -rf out bench-out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf out bench-out redis-data .pytest_cache .mypy_cache .ruff_cache
