@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,3 +106,28 @@ def test_a_restarted_redis_is_reported_as_a_lost_frontier(redis_server: RedisSer
     redis_server.stop()
     with pytest.raises(FrontierLost, match="failed"):
         worker.status()
+
+
+def test_the_addon_swaps_the_budget_middleware_only_when_a_frontier_url_is_set() -> None:
+    from scrapy.settings import Settings
+
+    from bara_scrapy.addon import Addon
+    from bara_scrapy.middlewares.budget import PageBudgetMiddleware
+
+    def spider_middlewares(**values: str) -> dict[str, Any]:
+        settings = Settings(values)
+        Addon().update_settings(settings)
+        return {getattr(k, "__name__", k): v for k, v in settings.getdict("SPIDER_MIDDLEWARES").items()}
+
+    plain = spider_middlewares()
+    assert plain["PageBudgetMiddleware"] == 820 and "SharedFrontierMiddleware" not in plain
+    shared = spider_middlewares(BARA_FRONTIER_URL="redis://127.0.0.1:1/0")
+    assert shared["SharedFrontierMiddleware"] == 820 and PageBudgetMiddleware.__name__ not in shared
+
+
+def test_redis_is_imported_only_when_the_shared_frontier_is_on() -> None:
+    code = ("import sys; from scrapy.settings import Settings; from bara_scrapy.addon import Addon; "
+            "import bara_scrapy.spiders.bara; Addon().update_settings(Settings()); "
+            "assert 'redis' not in sys.modules, 'redis imported'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
