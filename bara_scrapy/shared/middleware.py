@@ -114,6 +114,11 @@ class SharedFrontierMiddleware:
     def spider_idle(self) -> None:
         if self.lost:
             raise CloseSpider(LOST_REASON)
+        if self.in_flight:
+            # nothing runs here, yet these pages gave no item: stop renewing, their leases expire
+            logger.error("Pages %s ended without an item; their leases will expire", sorted(self.in_flight))
+            self.crawler.stats.inc_value("bara/frontier/abandoned", len(self.in_flight))
+            self.in_flight.clear()
         if not self.closing:
             raise DontCloseSpider  # other workers may still admit pages: the loop decides
 
