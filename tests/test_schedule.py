@@ -139,6 +139,9 @@ def test_bara_schedule_spreads_sites_and_reruns_the_job_of_a_stopped_node(
             if r["node"] == node_a.url:  # node B's items dir went away with it, as far as we know
                 items = node_a.items(r["job"])
                 assert sorted(i["bfs_index"] for i in items) == list(range(r["items"]))
+        on_a = sorted(r["job"] for r in rows if r["node"] == node_a.url)
+        ran_on_a = sorted(p.stem for p in (node_a.root / "logs" / "bara_scrapy" / "bara").glob("*.log"))
+        assert ran_on_a == on_a, "node A ran a job the summary does not show (scheduled twice?)"
         assert "lost on " + node_b.url in output
         assert "site" in output.splitlines()[-len(rows) - 1], output
     finally:

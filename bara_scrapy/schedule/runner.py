@@ -8,6 +8,7 @@ sites to nodes without a backlog (`plan.choose_node`).
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -88,17 +89,18 @@ class Scheduler:
             if node is None:
                 return
             opts = self.options
+            p.node, p.job, p.status, p.tries = node, uuid.uuid4().hex, "pending", p.tries + 1
             try:
-                job = self.api.schedule(node, opts.project, opts.spider,
-                                        [("seed", p.site.seed), *merge_args(opts.args, p.site.args)], opts.settings)
+                self.api.schedule(node, opts.project, opts.spider, p.job,
+                                  [("seed", p.site.seed), *merge_args(opts.args, p.site.args)], opts.settings)
             except NodeDown as exc:
-                self.out(f"could not schedule {p.site.seed} on {node}: {exc}")
+                # maybe scheduled all the same: the next poll finds the job id, or counts it lost
+                self.out(f"no answer scheduling {p.site.seed} on {node} as {p.job}: {exc}")
                 loads[:] = [n if n.url != node else NodeLoad(node, up=False) for n in loads]
                 continue
-            p.node, p.job, p.status, p.tries = node, job, "pending", p.tries + 1
             # count it at once: the next site goes elsewhere unless this node is still the least busy
             loads[:] = [n if n.url != node else NodeLoad(node, True, n.pending + 1, n.running) for n in loads]
-            self._say(p, f"scheduled on {node} as {job}" + (f" (try {p.tries})" if p.tries > 1 else ""))
+            self._say(p, f"scheduled on {node} as {p.job}" + (f" (try {p.tries})" if p.tries > 1 else ""))
 
     def _say(self, p: Placement, what: str) -> None:
         self.out(f"[{time.strftime('%H:%M:%S')}] {p.site.seed}: {what}")

@@ -17,14 +17,17 @@ class NodeDown(Exception):
 
 
 class ScrapydAPI:
-    def __init__(self, timeout: float = 10.0) -> None:
+    def __init__(self, timeout: float = 10.0, schedule_timeout: float = 120.0) -> None:
         self.timeout = timeout
+        # the first schedule.json of a project version runs `scrapy list` on the node: slow
+        self.schedule_timeout = schedule_timeout
 
-    def _call(self, node: str, endpoint: str, fields: Sequence[tuple[str, str]] | None = None) -> dict[str, Any]:
+    def _call(self, node: str, endpoint: str, fields: Sequence[tuple[str, str]] | None = None,
+              timeout: float | None = None) -> dict[str, Any]:
         url = urllib.parse.urljoin(node if node.endswith("/") else node + "/", endpoint)
         data = urllib.parse.urlencode(list(fields)).encode() if fields is not None else None
         try:
-            with urllib.request.urlopen(url, data=data, timeout=self.timeout) as resp:
+            with urllib.request.urlopen(url, data=data, timeout=timeout or self.timeout) as resp:
                 answer = json.loads(resp.read())
         except (OSError, ValueError) as exc:  # URLError, refused, reset, timeout, bad JSON
             raise NodeDown(f"{node}: {exc}") from exc
@@ -42,10 +45,11 @@ class ScrapydAPI:
             return NodeLoad(node, up=False)
         return NodeLoad(node, up=True, pending=int(status.get("pending", 0)), running=int(status.get("running", 0)))
 
-    def schedule(self, node: str, project: str, spider: str, args: Sequence[tuple[str, str]],
+    def schedule(self, node: str, project: str, spider: str, job: str, args: Sequence[tuple[str, str]],
                  settings: Sequence[str]) -> str:
-        fields = [("project", project), ("spider", spider), *args, *(("setting", s) for s in settings)]
-        return str(self._call(node, "schedule.json", fields)["jobid"])
+        """Schedule with our own job id, so an answer lost on the way can be recognised in listjobs."""
+        fields = [("project", project), ("spider", spider), ("jobid", job), *args, *(("setting", s) for s in settings)]
+        return str(self._call(node, "schedule.json", fields, timeout=self.schedule_timeout)["jobid"])
 
     def list_jobs(self, node: str, project: str) -> dict[str, Any]:
         return self._call(node, "listjobs.json?" + urllib.parse.urlencode({"project": project}))
