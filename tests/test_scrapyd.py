@@ -48,6 +48,7 @@ def test_scrapyd_deploys_schedules_and_runs_bara_in_chromium(node: ScrapydNode, 
         reply = node.post("schedule.json", [
             ("project", "bara_scrapy"), ("spider", "bara"), ("seed", server.url("/")),
             ("max_depth", "1"), ("max_pages", "4"), ("setting", "BARA_SCROLL_PAUSE=0.05"),
+            ("setting", "BARA_CHROMIUM_PATH=/usr/bin/chromium"),  # how a node with Chromium elsewhere sets it
         ])
         assert reply["status"] == "ok", reply
         job = reply["jobid"]
