@@ -21,6 +21,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.pipelines.files import FilesPipeline
+from scrapy.pipelines.media import _MediaRequestFiltered
+from twisted.python.failure import Failure
 
 from ..items import Media, PageItem
 from ..verify import check_url, host_key
@@ -114,6 +116,12 @@ class MediaStorePipeline(FilesPipeline):
             requests.append(Request(url, headers={"Referer": item.final_url or item.url}, meta=meta,
                                     callback=NO_CALLBACK, dont_filter=True))
         return requests
+
+    def media_failed(self, failure: Failure, request: Request, info: Any) -> Any:
+        """One warning line, no traceback: the medium stays verified, only without a stored copy."""
+        reason = str(failure.value).splitlines()[0][:300] if str(failure.value) else type(failure.value).__name__
+        logger.warning("media store: %s not stored (%s)", request.url, reason)
+        raise _MediaRequestFiltered(reason)  # Scrapy's quiet path (no second log line with a traceback)
 
     def item_completed(self, results: list[Any], item: Any, info: Any) -> Any:
         stored = {res["url"]: res for ok, res in results if ok}
