@@ -1,7 +1,8 @@
 """A generated gallery site of N pages for reports, progress and stored media (tests and measurements).
 
-Page i links to pages FANOUT*i+1 .. FANOUT*i+FANOUT, so with W >= FANOUT the BFS admits them in
-index order (`bfs_index == i`). Pages carry real images (some `loading=lazy`, some lazy `data-src`),
+Page i links to pages FANOUT*i+1 .. FANOUT*i+FANOUT (and home), so with W > FANOUT the BFS admits
+them in index order. Every 37th page (i % 37 == 20) is missing (404): a failed item whose children are
+never admitted. Pages carry real images (some `loading=lazy`, some lazy `data-src`),
 every 5th page an MP4, every 11th an HLS manifest (its segments are never needed to verify or store
 it), every 7th a broken image (404).
 
@@ -34,6 +35,10 @@ def has_video(i: int) -> bool:
 
 def has_hls(i: int) -> bool:
     return i % 11 == 3
+
+
+def is_missing(i: int) -> bool:
+    return i % 37 == 20
 
 
 def has_broken(i: int) -> bool:
@@ -75,6 +80,8 @@ def build_gallery_site(n: int) -> Site:
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
     site.add("/img/blank.gif", image_bytes("gif", "blank", (1, 1)), content_type="image/gif")
     for i in range(n):
+        if is_missing(i):
+            continue
         site.add(page_path(i), page_html(i, n))
         for src in images_of(i):
             site.add(src, image_bytes("png", src, (64, 48)), content_type="image/png")
