@@ -20,7 +20,7 @@ from bara_scrapy.testing.server import SiteServer
 from tests.crawl_utils import REPO_ROOT, parse_stats
 
 SCHEMA = REPO_ROOT.parent / "shared" / "item.schema.json"
-PAGES = 8
+PAGES = 6  # pages 0-5: images, an MP4, an HLS manifest, a broken image; no reflection
 
 pytestmark = [
     pytest.mark.browser,

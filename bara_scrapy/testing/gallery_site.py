@@ -2,9 +2,10 @@
 
 Page i links to pages FANOUT*i+1 .. FANOUT*i+FANOUT (and home), so with W > FANOUT the BFS admits
 them in index order. Every 37th page (i % 37 == 20) is missing (404): a failed item whose children are
-never admitted. Pages carry real images (some `loading=lazy`, some lazy `data-src`),
-every 5th page an MP4, every 11th an HLS manifest (its segments are never needed to verify or store
-it), every 7th a broken image (404).
+never admitted. Every 13th page (i % 13 == 6) shows one more image only after a click on "Load more":
+the first attempt misses it, reflection's rewritten attempt clicks and recovers it. Pages carry real
+images (some `loading=lazy`, some lazy `data-src`), every 5th page an MP4, every 11th an HLS manifest
+(its segments are never needed to verify or store it), every 7th a broken image (404).
 
     python -m bara_scrapy.testing.gallery_site 300    # serve 300 pages on 127.0.0.1 until Ctrl-C
 """
@@ -41,6 +42,18 @@ def is_missing(i: int) -> bool:
     return i % 37 == 20
 
 
+def has_load_more(i: int) -> bool:
+    return i % 13 == 6
+
+
+LOAD_MORE = (
+    "<div id='more'></div><button id='load-more' type='button'>Load more</button><script>"
+    "document.getElementById('load-more').addEventListener('click', function () {"
+    " var i = document.createElement('img'); i.alt = 'more'; i.src = this.dataset.src;"
+    " document.getElementById('more').appendChild(i); this.remove(); });</script>"
+)
+
+
 def has_broken(i: int) -> bool:
     return i % 7 == 2
 
@@ -62,6 +75,8 @@ def page_html(i: int, n: int) -> str:
     video = f'<video controls src="/vid/{i}.mp4"></video>' if has_video(i) else ""
     if has_hls(i):
         video += f'<video controls src="/vid/{i}.m3u8"></video>'
+    if has_load_more(i):
+        video += LOAD_MORE.replace("type='button'", f"type='button' data-src='/img/{i}-more.png'")
     text = " ".join(f"The {word} gallery {i} shows picture {k} of the collection, with notes on light and place."
                     for k in range(4))
     return (
@@ -85,6 +100,8 @@ def build_gallery_site(n: int) -> Site:
         site.add(page_path(i), page_html(i, n))
         for src in images_of(i):
             site.add(src, image_bytes("png", src, (64, 48)), content_type="image/png")
+        if has_load_more(i):
+            site.add(f"/img/{i}-more.png", image_bytes("png", f"{i}-more", (64, 48)), content_type="image/png")
         if has_video(i):
             site.add(f"/vid/{i}.mp4", mp4_bytes(f"v{i}"), content_type="video/mp4")
         if has_hls(i):
