@@ -27,6 +27,7 @@ header h1 { font-size: 18px; margin: 0 0 2px; } header a { color: #cfe3ff; }
 #pages { border-collapse: collapse; width: 100%; } #pages td, #pages th { padding: 3px 4px;
   border-bottom: 1px solid #eef0f2; text-align: left; } #pages tbody tr { cursor: pointer; }
 #pages tbody tr:hover { background: #f1f6ff; } .num { text-align: right; }
+#pages td { white-space: nowrap; } #pages td:nth-child(4) { white-space: normal; word-break: break-all; }
 .pager { display: flex; gap: 6px; align-items: center; margin-top: 6px; }
 .thumbs { display: flex; flex-wrap: wrap; gap: 8px; }
 .thumbs figure { margin: 0; width: 132px; font-size: 11px; word-break: break-all; }
