@@ -125,9 +125,26 @@ def test_command_writes_the_report(tmp_path: Path) -> None:
     assert "12 pages" in proc.stdout
     html = out.read_text(encoding="utf-8")
     assert 'data-stat="pages">12<' in html and "pages 12" in html
-    bad = subprocess.run([sys.executable, "-m", "scrapy", "bara-report", str(tmp_path / "nope.jsonl")],
-                         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "no such items file" in bad.stderr
+
+
+def test_command_refuses_a_missing_feed(tmp_path: Path) -> None:
+    import argparse
+
+    from scrapy.exceptions import UsageError
+    from scrapy.settings import Settings
+
+    from bara_scrapy.report.command import Command
+
+    command = Command()
+    command.settings = Settings()
+    parser = argparse.ArgumentParser()
+    command.add_options(parser)
+    opts = parser.parse_args(["-o", str(tmp_path / "r.html")])
+    with pytest.raises(UsageError, match="no such items file"):
+        command.run([str(tmp_path / "nope.jsonl")], opts)
+    with pytest.raises(UsageError, match="one items file"):
+        command.run([], opts)
+    assert not (tmp_path / "r.html").exists()
 
 
 # ---------------------------------------------------------------------------------------------- in Chromium
