@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,6 +50,23 @@ def skip_reason(media: Media, max_bytes: int) -> str | None:
     if max_bytes and media.bytes is not None and media.bytes > max_bytes:
         return "too_large"
     return None
+
+
+_SUFFIX = re.compile(r"\.[a-z0-9]{1,5}")
+
+
+def with_url_suffix(path: str, url: str) -> str:
+    """Keep the URL's extension when Python's mimetypes table does not know it (`.webp`, `.mpd` on some systems).
+
+    >>> with_url_suffix("full/ab12", "http://a/x/pic.WEBP?v=2"), with_url_suffix("full/ab12.png", "http://a/p.png")
+    ('full/ab12.webp', 'full/ab12.png')
+    >>> with_url_suffix("full/ab12", "http://a/stream"), with_url_suffix("full/ab12", "http://a/f.tar.gz.backup")
+    ('full/ab12', 'full/ab12')
+    """
+    if PurePosixPath(path).suffix:
+        return path
+    suffix = PurePosixPath(urlsplit(url).path).suffix.lower()
+    return path + suffix if _SUFFIX.fullmatch(suffix) else path
 
 
 class MediaStorePipeline(FilesPipeline):
@@ -116,6 +135,9 @@ class MediaStorePipeline(FilesPipeline):
             requests.append(Request(url, headers={"Referer": item.final_url or item.url}, meta=meta,
                                     callback=NO_CALLBACK, dont_filter=True))
         return requests
+
+    def file_path(self, request: Request, response: Any = None, info: Any = None, *, item: Any = None) -> str:
+        return with_url_suffix(super().file_path(request, response, info, item=item), request.url)
 
     def media_failed(self, failure: Failure, request: Request, info: Any) -> Any:
         """One warning line, no traceback: the medium stays verified, only without a stored copy."""
