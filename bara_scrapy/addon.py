@@ -78,6 +78,22 @@ ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
 }
+# Issue 11: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
+REPORTING_DEFAULTS: dict[str, Any] = {
+    "BARA_PROGRESS_INTERVAL": 10.0,
+    "BARA_REPORT": "",
+    "BARA_STORE_MEDIA": False,
+    "BARA_STORE_MAX_BYTES": 100 * 1024 * 1024,
+}
+REPORTING_EXTENSIONS = {
+    "bara_scrapy.extensions.progress.ProgressExtension": 500,
+    "bara_scrapy.extensions.report.ReportExtension": 510,
+}
+REPORTING_PIPELINES = {"bara_scrapy.pipelines.store.MediaStorePipeline": 400}
+FEED_EXPORTERS = {
+    "csv": "bara_scrapy.exporters.BaraCsvItemExporter",
+    "xml": "bara_scrapy.exporters.BaraXmlItemExporter",
+}
 PLAYWRIGHT_HANDLER = "bara_scrapy.browser.handler.BaraPlaywrightDownloadHandler"
 
 
@@ -111,6 +127,7 @@ class Addon:
         if settings.get("BARA_FRONTIER_URL"):  # one site over many workers: the frontier lives in Redis
             old, new = (load_object(path) for path in SPIDER_MIDDLEWARES_SHARED)
             settings.replace_in_component_priority_dict("SPIDER_MIDDLEWARES", old, new)
+        self._reporting(settings)
         if settings.getbool("BARA_BROWSER_ENABLED", True):
             handlers = settings.getdict("DOWNLOAD_HANDLERS")
             for scheme in ("http", "https"):
@@ -125,3 +142,15 @@ class Addon:
             priority = _keep_priority(settings, "PLAYWRIGHT_LAUNCH_OPTIONS")
             settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", launch, priority=priority)
             settings.set("PLAYWRIGHT_BROWSER_TYPE", "chromium", priority="addon")
+
+    @staticmethod
+    def _reporting(settings: BaseSettings) -> None:
+        for name, value in REPORTING_DEFAULTS.items():
+            settings.set(name, value, priority="addon")
+        for name, table in (("EXTENSIONS", REPORTING_EXTENSIONS), ("ITEM_PIPELINES", REPORTING_PIPELINES)):
+            for component, order in table.items():
+                settings.setdefault_in_component_priority_dict(name, load_object(component), order)
+        exporters = dict(settings.getdict("FEED_EXPORTERS"))
+        for fmt, exporter in FEED_EXPORTERS.items():
+            exporters.setdefault(fmt, exporter)  # a user's own exporter for a format wins
+        settings.set("FEED_EXPORTERS", exporters, priority=_keep_priority(settings, "FEED_EXPORTERS"))

@@ -34,6 +34,8 @@ class Media(BaseModel):
     final_url: str | None = None
     checked_at: str | None = None
     reason: str | None = None
+    path: str | None = None  # stored copy, relative to FILES_STORE (BARA_STORE_MEDIA)
+    checksum: str | None = None  # MD5 of the stored copy
 
 
 class Attempt(BaseModel):
