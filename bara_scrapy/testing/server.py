@@ -148,7 +148,7 @@ class SiteServer(ThreadingHTTPServer):
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.server_address[0]}:{self.port}"
 
     def url(self, path: str = "/") -> str:
         return self.base + path

@@ -1,0 +1,69 @@
+"""Fault suite, security and redirects (RELIABILITY.md §2, §9): zero requests where they don't belong.
+
+One crawl of the hostile site covers every case; both canaries (127.0.0.2 and
+127.0.0.1:<other port>) must see zero requests from any component.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bara_scrapy.testing.media import image_bytes
+
+from .faults import Hostile, hostile_servers, page
+
+
+@pytest.fixture
+def hostile() -> Iterator[Hostile]:
+    yield from hostile_servers()
+
+
+def _redirect(location: str) -> dict[str, object]:
+    return {"status": 302, "headers": {"Location": location}}
+
+
+@pytest.mark.browser
+def test_redirects_and_private_addresses_never_reach_another_host(tmp_path: Path, hostile: Hostile) -> None:
+    h, c2, cp = hostile, hostile.canary, hostile.canary_port
+    p2, pp = c2.port, cp.port
+    # document redirects, decided hop by hop before the browser follows them
+    h.add("/doc-private", **_redirect(f"http://127.0.0.2:{p2}/landing"))
+    h.add("/doc-otherport", **_redirect(f"http://127.0.0.1:{pp}/landing"))
+    h.add("/doc-chain", **_redirect("/doc-chain-2"))
+    h.add("/doc-chain-2", link=False, **_redirect(f"http://0x7f.2:{p2}/landing"))
+    h.add("/doc-file", **_redirect("file:///etc/passwd"))
+    h.add("/doc-inscope", **_redirect("/doc-target/"))
+    h.add("/doc-target/", page("The redirect target, in scope.", ["rel-child"]), link=False)
+    h.add("/doc-target/rel-child", page("A child linked relatively from the redirect target."), link=False)
+    # sub-resources redirecting to private addresses
+    h.add("/img-private", **_redirect(f"http://127.0.0.2:{p2}/img.png"), link=False)
+    h.add("/img-otherport", **_redirect(f"http://127.0.0.1:{pp}/img.png"), link=False)
+    h.add("/ok.png", image_bytes("png"), content_type="image/png", link=False)
+    h.add("/media", page("Images that redirect to private hosts.", extra=(
+        '<img src="/img-private"><img src="/img-otherport"><img src="/ok.png">')))
+    # direct references in every spelling, and script-made requests
+    spellings = [f"http://127.0.0.2:{p2}/a", f"http://127.1:{pp}/b", f"http://0x7f.1:{pp}/c", f"http://127.2:{p2}/g", f"http://0x7f.2:{p2}/h",
+                 f"http://[::ffff:127.0.0.2]:{p2}/d", f"http://2130706434:{p2}/e", f"http://localhost:{pp}/f",
+                 "http://169.254.169.254/latest/meta-data/"]
+    imgs = "".join(f'<img src="{u}">' for u in spellings)
+    fetches = ";".join(f"fetch('{u}').catch(()=>0)" for u in spellings)
+    h.add("/spellings", page("Private addresses in every spelling.", spellings, extra=(
+        f'{imgs}<iframe src="http://127.0.0.2:{p2}/frame"></iframe><script>{fetches}</script>')))
+    h.add("/meta-away", page("leaving", extra=f'<meta http-equiv="refresh" content="0;url=http://127.0.0.2:{p2}/m">'))
+    h.add("/js-away", page("leaving") + f"<script>location.href='http://127.0.0.2:{p2}/j'</script>")
+
+    items = h.crawl(tmp_path, args={"max_attempts": 2}, settings={"BARA_PAGE_TIMEOUT": 8}, name="security")
+
+    for path in ("/doc-private", "/doc-otherport", "/doc-chain", "/doc-file", "/meta-away", "/js-away"):
+        assert items[path]["status"] == "failed", items[path]
+        assert items[path]["error"].startswith(("offsite_redirect", "ssrf_blocked")), items[path]["error"]
+        assert len(items[path]["attempts"]) == 1, path  # final, never retried
+    assert items["/doc-inscope"]["status"] == "ok"
+    assert items["/doc-inscope"]["final_url"] == h.url("/doc-target/")
+    assert "/doc-target/rel-child" in items  # relative links resolve against the redirect target
+    media = items["/media"]
+    assert [m["url"] for m in media["images"]] == [h.url("/ok.png")]
+    assert items["/spellings"]["status"] == "ok"
