@@ -12,6 +12,8 @@ from typing import Any
 from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.misc import load_object
 
+from .browser.pinning import chromium_args
+
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 # Flags for a headless Chromium on a closed network, as root (see README).
 CHROMIUM_ARGS = [
@@ -111,7 +113,10 @@ class Addon:
             settings.set("DOWNLOAD_HANDLERS", handlers, priority=_keep_priority(settings, "DOWNLOAD_HANDLERS"))
             launch = dict(settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"))
             launch.setdefault("headless", True)
-            launch.setdefault("args", CHROMIUM_ARGS)
+            launch["args"] = chromium_args(
+                list(launch.get("args", CHROMIUM_ARGS)), settings.get("BARA_SEED"),
+                settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False),
+            )
             chromium = settings.get("BARA_CHROMIUM_PATH") or find_chromium()
             if chromium and "executable_path" not in launch:
                 launch["executable_path"] = chromium

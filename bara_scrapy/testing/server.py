@@ -148,7 +148,8 @@ class SiteServer(ThreadingHTTPServer):
 
     @property
     def base(self) -> str:
-        return f"http://{self.server_address[0]}:{self.port}"
+        host = self.server_address[0]
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{self.port}"
 
     def url(self, path: str = "/") -> str:
         return self.base + path
