@@ -10,6 +10,7 @@ so) and is blocked like any other private address.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -81,7 +82,10 @@ def network_block(url: str, policy: GuardPolicy, resolve: Resolver = _no_dns) ->
     http = NETWORK_SCHEMES.get(scheme.lower())
     if http is None or policy.allow_private:
         return None
-    reason = check_url(f"{http}{sep}{rest}", allowed_hosts=policy.allowed_hosts, resolve=resolve)
+    def local_first(host: str) -> Iterable[str]:
+        return ["127.0.0.1"] if is_local_name(host) else resolve(host)
+
+    reason = check_url(f"{http}{sep}{rest}", allowed_hosts=policy.allowed_hosts, resolve=local_first)
     return reason if reason in (BLOCKED_PRIVATE, "invalid_url") else None
 
 
