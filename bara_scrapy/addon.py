@@ -57,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "BARA_LLM_TIMEOUT": 60.0,
     "ROBOTSTXT_OBEY": True,
     "TELNETCONSOLE_ENABLED": False,
+    "REMOTE_CONTROL_ENABLED": False,  # Scrapy 2.19 runs Python sent to a local HTTP port: never on a crawler
     "FEED_EXPORT_ENCODING": "utf-8",
     "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
 }

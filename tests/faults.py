@@ -86,27 +86,47 @@ class Hostile:
 
     def crawl(self, tmp_path: Path, *, args: Mapping[str, object] | None = None,
               settings: Mapping[str, object] | None = None, bound: float | None = None,
-              expect_exit: int = 0, name: str = "crawl", seed_path: str = "/") -> dict[str, dict[str, Any]]:
-        """Run one crawl from `seed_path`, assert every invariant, return the items by path."""
+              expect_exit: int = 0, name: str = "crawl", seed_path: str = "/",
+              seed: str | None = None) -> dict[str, dict[str, Any]]:
+        """Run one crawl from `seed_path` (or `seed`), assert every invariant, return the items by path."""
         if seed_path == "/" and "/" not in self.site.routes:
             self.site.add("/", page("The hostile test site: every fault in one place.", self.links))
         marker = uuid.uuid4().hex
         os.environ["BARA_FAULT_RUN"] = marker  # run_crawl passes the environment on
         try:
             items = crawl_utils.run_crawl(
-                self.url(seed_path), tmp_path=tmp_path, args={"max_pages": 200, "max_width": 200, **(args or {})},
+                seed or self.url(seed_path), tmp_path=tmp_path,
+                args={"max_pages": 200, "max_width": 200, **(args or {})},
                 settings=settings, expect_exit=expect_exit, timeout=max(240.0, (bound or 0) * 2),
             )
         finally:
             os.environ.pop("BARA_FAULT_RUN", None)
         check_items(items)
+        for listener in ("Remote control HTTP server listening", "Telnet console listening"):
+            assert listener not in items.log_text, f"{listener}: a control port is open"
         assert self.canary_hits() == {}, f"canary reached: {self.canary_hits()}"
         assert _marked_processes(marker) == [], "processes of the crawl (Chromium) left running"
         record_timing(name, items.seconds, bound)
         if bound is not None:
             assert items.seconds <= bound, f"{name}: {items.seconds:.1f}s > bound {bound}s"
-        port = str(self.server.port)
-        return {i["url"].split(port, 1)[1]: i for i in items}
+        base = self.url("")
+        return {i["url"].removeprefix(base) or "/": i for i in items}
+
+
+def crawl_processes(kind: str) -> list[int]:
+    """Processes of the crawl running now (call from a route handler): "crawl", "browser" or "renderer"."""
+    found = []
+    for pid in _marked_processes(os.environ.get("BARA_FAULT_RUN", "-")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        chromium = b"chrom" in cmdline
+        if (kind == "crawl" and not chromium and b"scrapy" in cmdline) or (
+            kind == "renderer" and chromium and b"--type=renderer" in cmdline) or (
+            kind == "browser" and chromium and b"--type=" not in cmdline):
+            found.append(pid)
+    return found
 
 
 def check_items(items: CrawlOutput) -> None:

@@ -39,7 +39,7 @@ MAX_NETWORK_ENTRIES = 3000
 MAX_CLICKS = 30
 MAX_OVERLAY_PASSES = 3
 MAX_SOURCE_BYTES = 3_000_000
-CONTENT_TIMEOUT = 10.0  # the final DOM read (page.content), bounded also by the page deadline
+CONTENT_GRACE = 5.0  # the final DOM read (page.content) may take what is left of the deadline plus this
 REDIRECT_STUB_CHARS = 200  # a page that navigates off scope with less text than this is a redirect
 
 
@@ -327,7 +327,7 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
 async def _freeze_content(page: Page, session: PageSession) -> None:
     """Read the DOM under the deadline, and serve that copy to scrapy-playwright's own `page.content()`,
     which has no timeout (a page whose script never yields would hold it forever)."""
-    timeout = max(min(session.remaining(), CONTENT_TIMEOUT), 1.0)
+    timeout = max(session.remaining(), 0.0) + CONTENT_GRACE
     try:
         html = await asyncio.wait_for(page.content(), timeout=timeout)
     except TimeoutError:
