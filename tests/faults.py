@@ -66,6 +66,7 @@ class Hostile:
     canary: SiteServer  # another host: 127.0.0.2
     canary_port: SiteServer  # another site on the seed's host: 127.0.0.1:<other port>
     links: list[str] = field(default_factory=list)
+    log_text: str = ""  # the last crawl's log
 
     @property
     def site(self) -> Site:
@@ -102,6 +103,7 @@ class Hostile:
         finally:
             os.environ.pop("BARA_FAULT_RUN", None)
         check_items(items)
+        self.log_text = items.log_text
         for listener in ("Remote control HTTP server listening", "Telnet console listening"):
             assert listener not in items.log_text, f"{listener}: a control port is open"
         assert self.canary_hits() == {}, f"canary reached: {self.canary_hits()}"
