@@ -92,6 +92,7 @@ class Hostile:
         """Run one crawl from `seed_path` (or `seed`), assert every invariant, return the items by path."""
         if seed_path == "/" and "/" not in self.site.routes:
             self.site.add("/", page("The hostile test site: every fault in one place.", self.links))
+        tmp_path.mkdir(parents=True, exist_ok=True)
         marker = uuid.uuid4().hex
         os.environ["BARA_FAULT_RUN"] = marker  # run_crawl passes the environment on
         try:
@@ -108,6 +109,7 @@ class Hostile:
             assert listener not in items.log_text, f"{listener}: a control port is open"
         assert self.canary_hits() == {}, f"canary reached: {self.canary_hits()}"
         assert _marked_processes(marker) == [], "processes of the crawl (Chromium) left running"
+        assert not _leftover_chromium(self.server.port), "Chromium of this crawl left running"
         record_timing(name, items.seconds, bound)
         if bound is not None:
             assert items.seconds <= bound, f"{name}: {items.seconds:.1f}s > bound {bound}s"
@@ -115,19 +117,58 @@ class Hostile:
         return {i["url"].removeprefix(base) or "/": i for i in items}
 
 
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(") ", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
 def crawl_processes(kind: str) -> list[int]:
-    """Processes of the crawl running now (call from a route handler): "crawl", "browser" or "renderer"."""
-    found = []
-    for pid in _marked_processes(os.environ.get("BARA_FAULT_RUN", "-")):
+    """Processes of the running crawl (call from a route handler): "crawl", "browser" or "renderer".
+
+    The crawl and Chromium's browser process carry the environment marker; Chromium's zygote clears
+    the environment, so renderers are found as the browser's descendants.
+    """
+    marked = _marked_processes(os.environ.get("BARA_FAULT_RUN", "-"))
+    tree = _children()
+    todo, found = list(marked), []
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(tree.get(pid, []))
+    chosen = []
+    for pid in found:
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        chromium = b"chrom" in cmdline
-        if (kind == "crawl" and not chromium and b"scrapy" in cmdline) or (
-            kind == "renderer" and chromium and b"--type=renderer" in cmdline) or (
-            kind == "browser" and chromium and b"--type=" not in cmdline):
-            found.append(pid)
+        exe = cmdline.split(b"\0", 1)[0]
+        if (kind == "crawl" and pid in marked and b"scrapy" in cmdline) or (
+            kind == "renderer" and b"--type=renderer" in cmdline) or (
+            kind == "browser" and exe.endswith(b"/chromium") and b"--type=" not in cmdline):
+            chosen.append(pid)
+    return chosen
+
+
+def _leftover_chromium(port: int) -> list[int]:
+    """Chromium processes launched for a crawl of this server (its resolver rules name the seed's port)."""
+    needle = f"127.0.0.1:{port} 127.0.0.1:{port}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+                state = (entry / "stat").read_text().rsplit(") ", 1)[1][:1]
+            except OSError:
+                continue
+            if needle in cmdline and state != "Z":
+                found.append(int(entry.name))
     return found
 
 
