@@ -104,5 +104,6 @@ def test_llm_path_with_injection_and_hallucinated_private_urls(tmp_path: Path, h
     assert fake.connections <= len(fake.requests)  # the LLM base URL served the prompts and nothing else
     page_item = items["/injected"]
     assert page_item["extractor"] == "llm:test-model"
-    assert stolen not in json.dumps(list(items.values()))  # hallucinated/injected URLs dropped by grounding
+    media = [m["url"] for i in items.values() for k in ("images", "videos", "embeds", "rejected_media") for m in i[k]]
+    assert stolen not in media and h.url("/ok.png") in media  # hallucinated/injected URLs dropped by grounding
     assert "sk-secret-9" not in json.dumps(list(items.values())) and "sk-secret-9" not in h.log_text
