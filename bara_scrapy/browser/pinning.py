@@ -80,9 +80,24 @@ def host_resolver_rules(seed: str, resolve: Resolver = default_resolve) -> str:
     return ", ".join(rules)
 
 
+# Chromium's Local Network Access checks judge a document by the address it came from; a document the
+# route handler fulfils has none and counts as public, so its requests to the (allowed) seed host or a
+# loopback CDN would be refused. The route guard and the resolver rules above decide instead.
+LNA_OFF = ("--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,"
+           "PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests")
+
+
 def chromium_args(args: list[str], seed: str | None, allow_private: bool) -> list[str]:
-    """Launch arguments with the crawl's resolver rules added (unless private networks are allowed,
-    there is no seed, or the user set rules of their own)."""
-    if allow_private or not seed or any(a.startswith("--host-resolver-rules") for a in args):
-        return list(args)
-    return [*args, f"--host-resolver-rules={host_resolver_rules(seed)}"]
+    """Launch arguments for a crawl: Local Network Access checks off (unless the user passes their own
+    `--disable-features`) and the resolver rules (unless private networks are allowed, there is no
+    seed, or the user set rules of their own).
+
+    >>> chromium_args(["--no-sandbox"], None, False) == ["--no-sandbox", LNA_OFF]
+    True
+    """
+    out = list(args)
+    if not any(a.startswith("--disable-features") for a in out):
+        out.append(LNA_OFF)
+    if allow_private or not seed or any(a.startswith("--host-resolver-rules") for a in out):
+        return out
+    return [*out, f"--host-resolver-rules={host_resolver_rules(seed)}"]
