@@ -12,6 +12,8 @@ from typing import Any
 from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.misc import load_object
 
+from .browser.pinning import chromium_args
+
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 # Flags for a headless Chromium on a closed network, as root (see README).
 CHROMIUM_ARGS = [
@@ -55,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "BARA_LLM_TIMEOUT": 60.0,
     "ROBOTSTXT_OBEY": True,
     "TELNETCONSOLE_ENABLED": False,
+    "REMOTE_CONTROL_ENABLED": False,  # Scrapy 2.19 runs Python sent to a local HTTP port: never on a crawler
     "FEED_EXPORT_ENCODING": "utf-8",
     "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
 }
@@ -135,7 +138,10 @@ class Addon:
             settings.set("DOWNLOAD_HANDLERS", handlers, priority=_keep_priority(settings, "DOWNLOAD_HANDLERS"))
             launch = dict(settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"))
             launch.setdefault("headless", True)
-            launch.setdefault("args", CHROMIUM_ARGS)
+            launch["args"] = chromium_args(
+                list(launch.get("args", CHROMIUM_ARGS)), settings.get("BARA_SEED"),
+                settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False),
+            )
             chromium = settings.get("BARA_CHROMIUM_PATH") or find_chromium()
             if chromium and "executable_path" not in launch:
                 launch["executable_path"] = chromium

@@ -13,6 +13,8 @@ kind              policy        evidence
 robots_forbidden  final         IgnoreRequest "Forbidden by robots.txt"
 blocked           final         other IgnoreRequest / unsupported scheme (guard)
 offsite_redirect  final         the scope guard blocked an off-scope navigation
+ssrf_blocked      final         a document redirect to a private address was refused
+redirect_loop     final         more than 20 document redirects
 not_html          final         non-HTML Content-Type, or navigation became a download
 browser_crash     recoverable   "Target crashed", page/browser closed
 timeout           recoverable   Playwright/Scrapy timeouts, net::ERR_TIMED_OUT
@@ -42,6 +44,8 @@ KINDS = (
     "robots_forbidden",
     "blocked",
     "offsite_redirect",
+    "ssrf_blocked",
+    "redirect_loop",
     "not_html",
     "browser_crash",
     "timeout",
@@ -51,7 +55,10 @@ KINDS = (
     "missing_media",
     "unverified_media",
 )
-FINAL_KINDS = frozenset({"robots_forbidden", "blocked", "offsite_redirect", "not_html"})
+FINAL_KINDS = frozenset(
+    {"robots_forbidden", "blocked", "offsite_redirect", "ssrf_blocked", "redirect_loop", "not_html"}
+)
+NAVIGATION_BLOCKS = frozenset({"offsite_redirect", "ssrf_blocked", "redirect_loop"})
 RECOVERABLE_KINDS = frozenset(
     {"browser_crash", "timeout", "navigation_error", "http_error", "empty_text", "missing_media"}
 )
@@ -112,6 +119,7 @@ class AttemptOutcome:
     http_status: int | None = None
     content_type: str = ""
     offsite_navigation: str | None = None
+    navigation_block: str | None = None  # offsite_redirect (default), ssrf_blocked, redirect_loop
     text_chars: int = 0
     images: int = 0  # image candidates found
     videos: int = 0  # video candidates found
@@ -181,11 +189,14 @@ def diagnose(outcome: AttemptOutcome) -> list[str]:
     >>> diagnose(AttemptOutcome(error_type="Error", error_message="net::ERR_ABORTED",
     ...                         offsite_navigation="https://other.example/"))
     ['offsite_redirect']
+    >>> diagnose(AttemptOutcome(offsite_navigation="http://10.0.0.1/", navigation_block="ssrf_blocked"))
+    ['ssrf_blocked']
     """
     kinds: set[str] = set()
     err = _error_kind(outcome)
     if outcome.offsite_navigation:
-        kinds.add("offsite_redirect")
+        block = outcome.navigation_block
+        kinds.add(block if block in NAVIGATION_BLOCKS else "offsite_redirect")
     elif err:
         kinds.add(err)
     ctype = outcome.content_type.split(";")[0].strip().lower()

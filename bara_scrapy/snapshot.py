@@ -74,6 +74,7 @@ class PageSnapshot(BaseModel):
     scroll_steps: int = 0
     scroll_truncated: bool = False
     offsite_navigation: str | None = None  # an off-scope navigation the guard blocked
+    navigation_block: str | None = None  # its reason: offsite_redirect, ssrf_blocked, redirect_loop
     blocked_requests: int = 0
     errors: list[str] = Field(default_factory=list)
     seconds: float = 0.0

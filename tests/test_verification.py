@@ -10,7 +10,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import jsonschema
 import pytest
@@ -19,6 +19,7 @@ from scrapy import Request, Spider, signals
 from scrapy.crawler import AsyncCrawlerRunner, Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
+from scrapy.resolver import CachingThreadedResolver
 from scrapy.utils.test import get_crawler, get_reactor_settings
 from twisted.internet.defer import Deferred
 
@@ -524,3 +525,42 @@ async def test_items_without_media_and_foreign_items_pass_untouched(fx: Fixture)
     foreign = {"url": "x"}
     assert await pipeline.process_item(foreign) is foreign
     assert fx.main.hits == {}
+
+
+class RebindingPipeline(MediaVerificationPipeline):
+    """A name whose first answer is the fixture's loopback address and every later one a private address."""
+
+    calls: ClassVar[list[str]] = []
+
+    @staticmethod
+    def resolve(host: str) -> list[str]:
+        RebindingPipeline.calls.append(host)
+        return ["127.0.0.1"] if len(RebindingPipeline.calls) == 1 else ["10.9.9.9"]
+
+
+@pytest.fixture
+def scrapy_resolver() -> Iterator[None]:
+    """The resolver `scrapy crawl` installs (CrawlerProcess); test runners keep Twisted's own."""
+    from twisted.internet import reactor
+
+    saved = reactor.resolver, reactor.nameResolver  # type: ignore[attr-defined]
+    CachingThreadedResolver(reactor, 100, 5.0).install_on_reactor()  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        reactor.installResolver(saved[0])  # type: ignore[attr-defined]
+        reactor.installNameResolver(saved[1])  # type: ignore[attr-defined]
+
+
+@ensure_deferred
+async def test_verification_resolves_once_and_connects_to_the_checked_address(
+    fx: Fixture, scrapy_resolver: None
+) -> None:
+    """`rebind.test` is unknown to the system resolver: a fetch succeeds only through the pinned answer."""
+    RebindingPipeline.calls.clear()
+    base = f"http://rebind.test:{fx.main.port}"
+    pages = [page(f"{base}/p", images=[f"{base}/m/ok.png", f"{base}/m/dup.png"])]
+    result = await crawl(f"{base}/", pages, pipeline=RebindingPipeline, start_url=fx.main.url("/"))
+    (item,) = result.items
+    assert accepted(item.images) == [(f"{base}/m/ok.png", "png"), (f"{base}/m/dup.png", "png")], rejected(item)
+    assert RebindingPipeline.calls == ["rebind.test"]  # one answer, checked and used for both downloads

@@ -10,16 +10,14 @@ navigation/SSRF guard, dialogs, pop-ups) and `explore` runs after it as a
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import time
 import weakref
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Route
+from playwright.async_api import Page
 from playwright.async_api import Request as PWRequest
 from playwright.async_api import Response as PWResponse
 from scrapy import Request
@@ -28,6 +26,9 @@ from ..instructions import Instructions
 from ..snapshot import Markers, NetworkEntry, PageSnapshot, RawCandidate
 from ..urls import in_scope
 from .collect_js import COLLECT_JS
+from .guard import GuardPolicy
+from .route import make_route_handler
+from .session import PageSession
 from .timers_js import TIMERS_JS
 
 logger = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ MAX_NETWORK_ENTRIES = 3000
 MAX_CLICKS = 30
 MAX_OVERLAY_PASSES = 3
 MAX_SOURCE_BYTES = 3_000_000
+CONTENT_GRACE = 5.0  # the final DOM read (page.content) may take what is left of the deadline plus this
 REDIRECT_STUB_CHARS = 200  # a page that navigates off scope with less text than this is a redirect
 
 
@@ -45,41 +47,7 @@ class PageTimeoutError(Exception):
     """The per-page hard deadline (BARA_PAGE_TIMEOUT) fired."""
 
 
-@dataclass
-class PageSession:
-    """Per-page state gathered by event handlers while the page lives."""
-
-    seed: str
-    scope: str
-    page_url: str
-    allow_private: bool
-    deadline: float
-    block_offsite: bool = False
-    network: list[NetworkEntry] = field(default_factory=list)
-    inflight: int = 0
-    requests_total: int = 0
-    offsite_navigation: str | None = None  # an HTTP redirect of the document left the scope
-    blocked_navigation: str | None = None  # the loaded page tried to navigate off scope (cancelled)
-    dom_ready: bool = False
-    source_html: str = ""
-    source_task: Any = None
-    blocked: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
 _SESSIONS: weakref.WeakKeyDictionary[Page, PageSession] = weakref.WeakKeyDictionary()
-
-
-def _is_private_literal(host: str) -> bool:
-    if host in ("localhost", "localhost.localdomain") or host.endswith(".localhost"):
-        return True
-    try:
-        ip = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
-    return not ip.is_global
 
 
 def _is_main_frame(req: PWRequest) -> bool:
@@ -111,43 +79,6 @@ async def init_page(page: Page, request: Request) -> None:
         block_offsite=bool(options.get("block_offsite", False)),
     )
     _SESSIONS[page] = session
-    seed_host = (urlsplit(session.seed).hostname or "").lower()
-
-    async def guard(route: Route) -> None:
-        req = route.request
-        url = req.url
-        try:
-            if req.is_navigation_request() and req.frame.parent_frame is None:
-                if not in_scope(url, session.seed, session.scope):
-                    # The page tries to leave; the other site is never asked. While the document
-                    # is still loading this is a redirect (script or meta refresh): answer with a
-                    # blank page. Once loaded, cancel it and stay; `explore` then decides whether
-                    # the page was only a redirect stub.
-                    if session.dom_ready:
-                        session.blocked_navigation = session.blocked_navigation or url
-                        await route.abort("aborted")
-                    else:
-                        session.offsite_navigation = session.offsite_navigation or url
-                        await route.fulfill(status=200, content_type="text/html", body="<html><body></body></html>")
-                    return
-            if session.offsite_navigation is not None and not req.is_navigation_request():
-                session.blocked += 1
-                await route.abort()
-                return
-            if session.block_offsite and url.startswith("http") and not in_scope(url, session.seed, "domain"):
-                session.blocked += 1
-                await route.abort("blockedbyclient")
-                return
-            parts = urlsplit(url)
-            if parts.scheme in ("http", "https", "ws", "wss"):
-                host = (parts.hostname or "").lower()
-                if not session.allow_private and host != seed_host and _is_private_literal(host):
-                    session.blocked += 1
-                    await route.abort("blockedbyclient")
-                    return
-            await route.fallback()
-        except PlaywrightError:
-            pass  # page closed while routing
 
     def on_request(req: PWRequest) -> None:
         session.inflight += 1
@@ -186,7 +117,8 @@ async def init_page(page: Page, request: Request) -> None:
             )
 
     await page.add_init_script(TIMERS_JS)
-    await page.route("**/*", guard)
+    policy = GuardPolicy(session.seed, session.scope, session.allow_private, session.block_offsite)
+    await page.route("**/*", make_route_handler(session, policy))
     page.on("request", on_request)
     page.on("requestfinished", on_done)
     page.on("requestfailed", on_done)
@@ -204,7 +136,7 @@ async def _quietly(coro: Any) -> None:
 
 
 def _remaining(session: PageSession) -> float:
-    return session.deadline - time.monotonic()
+    return session.remaining()
 
 
 async def _pause(page: Page, session: PageSession, ms: int) -> None:
@@ -387,12 +319,41 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
     session = _SESSIONS.get(page)
     if session is None:
         raise RuntimeError("bara page session missing: init_page did not run")
-    ins = Instructions.model_validate(instructions)
-    started = time.monotonic()
-    snapshot = PageSnapshot(url=session.page_url, final_url=page.url)
+    snapshot = await _explore(page, session, Instructions.model_validate(instructions))
+    await _freeze_content(page, session)
+    return snapshot.model_dump()
+
+
+async def _freeze_content(page: Page, session: PageSession) -> None:
+    """Read the DOM under the deadline, and serve that copy to scrapy-playwright's own `page.content()`,
+    which has no timeout (a page whose script never yields would hold it forever)."""
+    timeout = max(session.remaining(), 0.0) + CONTENT_GRACE
+    try:
+        html = await asyncio.wait_for(page.content(), timeout=timeout)
+    except TimeoutError:
+        raise PageTimeoutError(f"page.content() did not answer within {timeout:.1f}s") from None
+    except PlaywrightError:
+        return  # navigating: scrapy-playwright retries on its side
+
+    async def frozen(**_: object) -> str:
+        return html
+
+    page.content = frozen  # type: ignore[method-assign]
+
+
+def _left(page: Page, session: PageSession, snapshot: PageSnapshot) -> bool:
     if session.offsite_navigation or not in_scope(page.url, session.seed, session.scope):
         snapshot.offsite_navigation = session.offsite_navigation or page.url
-        return snapshot.model_dump()
+        snapshot.navigation_block = session.navigation_block or "offsite_redirect"
+        return True
+    return False
+
+
+async def _explore(page: Page, session: PageSession, ins: Instructions) -> PageSnapshot:
+    started = time.monotonic()
+    snapshot = PageSnapshot(url=session.page_url, final_url=page.url)
+    if _left(page, session, snapshot):
+        return snapshot
     acc = _Accumulator()
     try:
         steps, truncated = await asyncio.wait_for(
@@ -404,16 +365,17 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
             f"page timeout exceeded: hard deadline hit after {time.monotonic() - started:.1f}s"
         ) from None
     acc.add(final)
-    if session.offsite_navigation or not in_scope(page.url, session.seed, session.scope):
-        snapshot.offsite_navigation = session.offsite_navigation or page.url
-        return snapshot.model_dump()
+    if _left(page, session, snapshot):
+        return snapshot
     if session.blocked_navigation:
         if len(final.get("body_text", "").strip()) < REDIRECT_STUB_CHARS:
             # nothing of its own to read: the page is a script/meta redirect off scope
             snapshot.offsite_navigation = session.blocked_navigation
-            return snapshot.model_dump()
+            snapshot.navigation_block = "offsite_redirect"
+            return snapshot
         session.errors.append(f"blocked off-scope navigation to {session.blocked_navigation[:200]}")
-    snapshot.final_url = page.url
+    # a redirect chain followed in the route handler ends at `redirected_to` (page.url follows it when same-origin)
+    snapshot.final_url = session.redirected_to if page.url == session.page_url and session.redirected_to else page.url
     snapshot.title = final.get("title", "")
     snapshot.body_text = final.get("body_text", "")
     snapshot.links = list(final.get("links", []))
@@ -431,4 +393,4 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
             pass
     snapshot.source_html = session.source_html
     snapshot.seconds = round(time.monotonic() - started, 3)
-    return snapshot.model_dump()
+    return snapshot

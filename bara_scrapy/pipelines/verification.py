@@ -2,7 +2,8 @@
 
 Every candidate in `PageItem.images`/`videos` is fetched through Scrapy's
 engine with `Range: bytes=0-4095`, following up to 5 redirects by hand so the
-SSRF guard runs on every hop. The first bytes decide (`verify.sniff`), not the
+SSRF guard runs on every hop; a host name is resolved once per crawl and the
+download is pinned to the checked address (`verify.pinned`). The first bytes decide (`verify.sniff`), not the
 Content-Type. A server that ignores Range is cut off by `StopDownload` after
 the first 4 KiB. Each canonical URL is checked once per crawl. Candidates that
 are not http(s) URLs are counted (`blocked_scheme`) and dropped: the item
@@ -33,7 +34,8 @@ from w3lib.url import safe_url_string
 
 from ..items import Media, PageItem, utc_now
 from ..urls import canonicalize, is_http_url
-from ..verify import SNIFF_BYTES, check_url, host_key, kind_of, sniff
+from ..verify import SNIFF_BYTES, host_key, kind_of, sniff
+from ..verify.pinned import PinnedChecker, can_pin
 from ..verify.ssrf import Resolver, default_resolve
 
 logger = logging.getLogger(__name__)
@@ -138,6 +140,9 @@ class MediaVerificationPipeline:
         self.timeout = settings.getfloat("BARA_VERIFY_TIMEOUT", 15.0)
         self.semaphore = asyncio.Semaphore(max(1, settings.getint("BARA_VERIFY_CONCURRENCY", 8)))
         self.allowed_hosts: frozenset[str] = frozenset()
+        resolver = settings.get("TWISTED_DNS_RESOLVER") or settings.get("DNS_RESOLVER")
+        self.pin = can_pin(resolver if isinstance(resolver, str) else None, settings.getbool("DNSCACHE_ENABLED"))
+        self.checker = PinnedChecker(self.resolve, allow_private=self.allow_private, pin=self.pin)
         self._results: dict[str, asyncio.Task[Outcome]] = {}
 
     @classmethod
@@ -151,6 +156,10 @@ class MediaVerificationPipeline:
     def open_spider(self) -> None:
         seeds = [self.crawler.settings.get("BARA_SEED"), getattr(self.crawler.spider, "seed", None)]
         self.allowed_hosts = frozenset(host_key(s) for s in seeds if isinstance(s, str) and s.strip())
+        self.checker = PinnedChecker(self.resolve, allowed_hosts=self.allowed_hosts, allow_private=self.allow_private,
+                                     pin=self.pin)
+        if not self.pin:
+            logger.warning("media verification: DNS answers not pinned (resolver is not CachingThreadedResolver)")
 
     def _bytes_received(self, data: bytes, request: Request) -> None:
         """Enough bytes to sniff: stop, whether or not the server honoured Range."""
@@ -217,13 +226,7 @@ class MediaVerificationPipeline:
     async def _follow(self, url: str, kind: str, referer: str) -> Outcome:
         current = url
         for hop in range(MAX_REDIRECTS + 1):
-            blocked = await asyncio.to_thread(
-                check_url,
-                current,
-                allowed_hosts=self.allowed_hosts,
-                allow_private=self.allow_private,
-                resolve=self.resolve,
-            )
+            blocked = await asyncio.to_thread(self.checker.check, current)  # resolved once, then pinned
             if blocked is not None:
                 return Outcome(blocked, final_url=current)
             self.crawler.stats.inc_value("bara/verify/requests")

@@ -155,6 +155,7 @@ class BaraSpider(Spider):
             http_status=item.http_status,
             content_type=snapshot.content_type,
             offsite_navigation=snapshot.offsite_navigation or (failure or {}).get("offsite"),
+            navigation_block=snapshot.navigation_block,
             text_chars=len(item.text),
             images=len(item.images),
             videos=len(item.videos),

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import urlsplit
 
 Handler = Callable[["RequestInfo"], "Route"]
@@ -37,6 +38,7 @@ class Route:
     honour_range: bool = True
     head_status: int | None = None  # e.g. 405 to refuse HEAD
     delay_event: threading.Event | None = None  # block until set (never sleeps)
+    writer: Callable[[Any], None] | None = None  # writes the body itself to the socket file (faults)
 
     def payload(self) -> bytes:
         return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
@@ -104,9 +106,16 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
+        if route.writer is None:  # a writer sends Content-Length only if its headers say so
+            self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if not head:
+        if route.writer is not None and not head:
+            self.close_connection = True
+            try:
+                route.writer(self.wfile)
+            except OSError:
+                pass
+        elif not head:
             try:
                 self.wfile.write(body)
             except (BrokenPipeError, ConnectionResetError):
@@ -148,7 +157,8 @@ class SiteServer(ThreadingHTTPServer):
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        host = self.server_address[0]
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{self.port}"
 
     def url(self, path: str = "/") -> str:
         return self.base + path

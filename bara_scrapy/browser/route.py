@@ -1,0 +1,161 @@
+"""The Playwright route handler: carry out `guard.route_verdict` for every request of a page.
+
+Main-frame documents are fetched here (`route.fetch(max_redirects=0)`) so that
+each redirect hop is decided by `guard.redirect_verdict` *before* anything is
+sent to its target; Chromium itself never follows a document redirect. Other
+requests cost one routing round trip as before: continue or abort. Their
+redirect hops are not routed by Playwright; Chromium's host-resolver rules
+(`pinning.py`) refuse private targets for those.
+
+Host names are looked up once per process (`asyncio.to_thread`) and cached; the
+address the guard checked is the one Chromium is pinned to only for the seed's
+host (see README "Network safety").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from urllib.parse import urljoin, urlsplit
+
+from playwright.async_api import APIResponse, Route
+from playwright.async_api import Error as PlaywrightError
+from w3lib.url import safe_url_string
+
+from ..verify.ssrf import default_resolve, host_key, parse_literal
+from .guard import ABORT, BLANK, CANCEL, FETCH, FOLLOW, GuardPolicy, is_local_name, redirect_verdict, route_verdict
+from .session import PageSession
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+MAX_DOCUMENT_REDIRECTS = 20  # Chromium's own limit
+BLANK_HTML = "<html><body></body></html>"
+_DNS: dict[str, list[str]] = {}
+_DNS_MAX = 4096
+_HEAD = re.compile(rb"<head[^>]*>|<!doctype[^>]*>", re.IGNORECASE)
+_ABORT_CODES = (("timeout", "timedout"), ("ECONNREFUSED", "connectionrefused"), ("ENOTFOUND", "namenotresolved"),
+                ("EAI_AGAIN", "namenotresolved"), ("ECONNRESET", "connectionreset"), ("hang up", "connectionreset"))
+
+
+def _cached_resolve(host: str) -> list[str]:
+    if is_local_name(host):
+        return ["127.0.0.1"]
+    if _DNS.get(host):
+        return _DNS[host]
+    raise OSError(f"cannot resolve {host}")
+
+
+async def _learn(url: str, policy: GuardPolicy) -> None:
+    """Look the URL's host name up once (off the event loop) so the pure verdict can read it."""
+    if policy.allow_private or not url.startswith(("http", "ws")):
+        return
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".")
+    except ValueError:
+        return
+    if not host or host in _DNS or parse_literal(host) or is_local_name(host) or host_key(url) in policy.allowed_hosts:
+        return
+    try:
+        found = await asyncio.to_thread(default_resolve, host)
+    except (OSError, UnicodeError):
+        found = []
+    if len(_DNS) >= _DNS_MAX:
+        _DNS.clear()
+    _DNS[host] = found
+
+
+def abort_code(message: str) -> str:
+    """Playwright abort code for a failed document fetch, so the attempt reads like Chromium's own error.
+
+    >>> abort_code("apiRequestContext.fetch: connect ECONNREFUSED 127.0.0.1:9"), abort_code("Timeout 5000ms")
+    ('connectionrefused', 'timedout')
+    """
+    return next((code for needle, code in _ABORT_CODES if needle.lower() in message.lower()), "failed")
+
+
+def rebase(body: bytes, final_url: str, requested_url: str) -> bytes:
+    """The document of a redirect chain served under the URL that was asked for: make it read as `final_url`.
+
+    Same origin: `history.replaceState` first thing in the document (page URL, base URL and
+    `location` all become `final_url`). Cross origin (http→https, www): a `<base href>`.
+
+    >>> rebase(b"<!DOCTYPE html><html><head><title>t", "http://a/x/", "http://a/x")
+    b'<!DOCTYPE html><html><head><script>history.replaceState(null,"","http://a/x/")</script><title>t'
+    >>> rebase(b"<p>hi", "https://a/x/", "http://a/x")
+    b'<base href="https://a/x/"><p>hi'
+    """
+    final, asked = urlsplit(final_url), urlsplit(requested_url)
+    if (final.scheme, final.netloc) == (asked.scheme, asked.netloc):
+        tag = f"<script>history.replaceState(null,\"\",{json.dumps(final_url)})</script>".encode()
+    else:
+        tag = f'<base href="{final_url.replace(chr(34), "%22")}">'.encode()
+    matches = list(_HEAD.finditer(body[:4096]))
+    cut = matches[-1].end() if matches else 0
+    return body[:cut] + tag + body[cut:]
+
+
+async def _fetch_document(route: Route, session: PageSession, policy: GuardPolicy) -> None:
+    asked = current = route.request.url
+    for _ in range(MAX_DOCUMENT_REDIRECTS + 1):
+        try:
+            response = await route.fetch(url=current, max_redirects=0, timeout=max(session.remaining(), 0.5) * 1000)
+        except PlaywrightError as exc:
+            await route.abort(abort_code(str(exc)))
+            return
+        location = response.headers.get("location")
+        if response.status not in REDIRECT_STATUSES or not location:
+            await _fulfil(route, response, session, asked, current)
+            return
+        await response.dispose()
+        target = safe_url_string(urljoin(current, location))
+        await _learn(target, policy)
+        verdict = redirect_verdict(target, policy, _cached_resolve)
+        if verdict.action != FOLLOW:
+            session.leave(target, verdict.reason)
+            await route.fulfill(status=200, content_type="text/html", body=BLANK_HTML)
+            return
+        current = target
+    session.leave(current, "redirect_loop")
+    await route.fulfill(status=200, content_type="text/html", body=BLANK_HTML)
+
+
+async def _fulfil(route: Route, response: APIResponse, session: PageSession, asked: str, final: str) -> None:
+    if final == asked:
+        await route.fulfill(response=response)
+        return
+    session.redirected_to = final
+    body = await response.body()
+    if "html" in response.headers.get("content-type", "html").lower():
+        body = rebase(body, final, asked)
+    await route.fulfill(response=response, body=body)
+
+
+def make_route_handler(session: PageSession, policy: GuardPolicy):  # type: ignore[no-untyped-def]
+    """The `page.route("**/*", …)` handler of one page."""
+
+    async def handle(route: Route) -> None:
+        req = route.request
+        try:
+            document = req.is_navigation_request() and req.frame.parent_frame is None
+            await _learn(req.url, policy)
+            verdict = route_verdict(req.url, document=document, loaded=session.dom_ready,
+                                    left=session.offsite_navigation is not None, policy=policy,
+                                    resolve=_cached_resolve)
+            if verdict.action == FETCH:
+                await _fetch_document(route, session, policy)
+            elif verdict.action == BLANK:
+                # a redirect (script, meta refresh) while the document still loads: the target is never asked
+                session.leave(req.url, verdict.reason)
+                await route.fulfill(status=200, content_type="text/html", body=BLANK_HTML)
+            elif verdict.action == CANCEL:
+                session.blocked_navigation = session.blocked_navigation or req.url
+                await route.abort("aborted")
+            elif verdict.action == ABORT:
+                session.blocked += 1
+                await route.abort("blockedbyclient")
+            else:
+                await route.fallback()
+        except PlaywrightError:
+            pass  # page closed while routing
+
+    return handle

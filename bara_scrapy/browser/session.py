@@ -1,0 +1,41 @@
+"""Per-page state shared by the route guard (`route.py`) and the browser step (`render.py`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..snapshot import NetworkEntry
+
+
+@dataclass
+class PageSession:
+    """Per-page state gathered by event handlers while the page lives."""
+
+    seed: str
+    scope: str
+    page_url: str
+    allow_private: bool
+    deadline: float
+    block_offsite: bool = False
+    network: list[NetworkEntry] = field(default_factory=list)
+    inflight: int = 0
+    requests_total: int = 0
+    offsite_navigation: str | None = None  # the document left the scope (redirect, meta refresh, script)
+    navigation_block: str | None = None  # why: offsite_redirect, ssrf_blocked, redirect_loop
+    redirected_to: str | None = None  # the in-scope URL a document redirect chain ended at
+    blocked_navigation: str | None = None  # the loaded page tried to navigate off scope (cancelled)
+    dom_ready: bool = False
+    source_html: str = ""
+    source_task: Any = None
+    blocked: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def leave(self, url: str, reason: str | None) -> None:
+        """Record the first navigation that left the scope (or was refused) before the page loaded."""
+        if self.offsite_navigation is None:
+            self.offsite_navigation, self.navigation_block = url, reason

@@ -1,0 +1,128 @@
+"""Fault suite, the process (RELIABILITY.md §1, §4, §7, §10): crashes, signals, seeds, robots.txt.
+
+Faults are triggered by the hostile server itself when the crawler reaches a
+route (kill the renderer, kill the browser, send SIGINT), never by sleeping.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bara_scrapy.testing.server import RequestInfo, Route
+
+from .faults import Hostile, crawl_processes, hostile_servers, page, record_timing
+
+
+@pytest.fixture
+def hostile() -> Iterator[Hostile]:
+    yield from hostile_servers()
+
+
+def _kill_once(kind: str, sig: int = signal.SIGKILL, times: int = 1, sent: list[float] | None = None) -> object:
+    """A route handler that, on its first hit, sends `sig` to the crawl's `kind` processes."""
+    def handler(info: RequestInfo) -> Route:
+        if info.hits == 1:
+            for _ in range(times):
+                for pid in crawl_processes(kind):
+                    try:
+                        os.kill(pid, sig)
+                    except ProcessLookupError:
+                        pass
+            if sent is not None:
+                sent.append(time.monotonic())
+        return Route(b"", status=204)
+    return handler
+
+
+@pytest.mark.browser
+def test_renderer_crash_and_browser_killed_mid_crawl(tmp_path: Path, hostile: Hostile) -> None:
+    h = hostile
+    for name in "abcdef":
+        h.add(f"/{name}", page(f"Plain page {name} of the crash test, with enough words to read."))
+    h.add("/kill-renderer", handler=_kill_once("renderer"), link=False)
+    h.add("/kill-browser", handler=_kill_once("browser"), link=False)
+    h.add("/renderer-crash", page("This page's renderer is killed while it loads.", extra='<img src="/kill-renderer">'))
+    h.add("/browser-killed", page("The whole browser is killed while this page loads.",
+                                  extra='<img src="/kill-browser">'))
+    items = h.crawl(tmp_path, args={"max_attempts": 3}, settings={"BARA_PAGE_TIMEOUT": 10}, bound=180,
+                    name="crashes")
+    assert h.server.hits["/kill-renderer"] >= 1 and h.server.hits["/kill-browser"] >= 1
+    assert sorted(items) == sorted(["/", *h.links])  # every expected page, once
+    for path in ("/renderer-crash", "/browser-killed"):  # the page in flight was fetched again
+        assert h.server.hits[path] >= 2, dict(h.server.hits)
+    assert h.log_text.count("Launching browser chromium") == 2  # relaunched once, after the kill
+    assert all(i["status"] == "ok" for i in items.values()), {p: i["error"] for p, i in items.items()}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("signals", "bound"), [(1, 30.0), (2, 20.0)], ids=["ctrl-c-once", "ctrl-c-twice"])
+def test_ctrl_c(tmp_path: Path, hostile: Hostile, signals: int, bound: float) -> None:
+    """Bound: from the (first) SIGINT to the end of the process. Once: the held page runs into its
+    deadline (8 s) and the feed is written; twice: Scrapy stops at once, the feed stays valid."""
+    h = hostile
+    release = threading.Event()
+    sent: list[float] = []
+    for name in "abcd":
+        h.add(f"/{name}", page(f"Plain page {name}."))
+    h.add("/sigint", handler=_kill_once("crawl", signal.SIGINT, times=signals, sent=sent), link=False)
+    h.add("/slow", page("A page that holds the crawl open.", extra='<img src="/sigint"><img src="/slow.png">'))
+    h.add("/slow.png", b"", delay_event=release, link=False)
+    try:
+        items = h.crawl(tmp_path, settings={"BARA_PAGE_TIMEOUT": 8}, name=f"ctrl-c x{signals}")
+    finally:
+        release.set()
+    after_signal = time.monotonic() - sent[0]
+    record_timing(f"ctrl-c x{signals} (after SIGINT)", after_signal, bound)
+    assert after_signal <= bound, f"{after_signal:.1f}s after SIGINT > {bound}s"
+    if signals == 1:
+        assert "/" in items and "Closing spider (shutdown)" in h.log_text
+
+
+@pytest.mark.browser
+def test_seed_faults(tmp_path: Path, hostile: Hostile) -> None:
+    h = hostile
+    items = h.crawl(tmp_path / "nx", seed="http://nx.invalid/", args={"max_attempts": 1}, expect_exit=3,
+                    bound=60, name="seed nx.invalid")
+    assert len(items) == 1 and items["http://nx.invalid/"]["status"] == "failed"
+    h.add("/away", status=302, headers={"Location": f"http://127.0.0.2:{h.canary.port}/"}, link=False)
+    items = h.crawl(tmp_path / "away", seed_path="/away", expect_exit=3, name="seed redirects to a private host")
+    assert items["/away"]["error"].startswith("ssrf_blocked")
+    h.add("/moved", status=301, headers={"Location": "/home"}, link=False)
+    h.add("/home", page("The seed's new home.", ["/child"]), link=False)
+    h.add("/child", page("A child of the seed's new home."), link=False)
+    items = h.crawl(tmp_path / "moved", seed_path="/moved", name="seed redirects in scope")
+    assert items["/moved"]["status"] == "ok" and items["/moved"]["final_url"] == h.url("/home")
+    assert "/child" in items
+
+
+ROBOTS = {
+    "404": Route("", status=404),
+    "500": Route("", status=500),
+    "latin-1": Route("User-agent: *\nDisallow: /private # caf\xe9\n".encode("latin-1"), content_type="text/plain"),
+    "huge": Route(("# filler\n" * 60_000) + "User-agent: *\nDisallow: /private\n", content_type="text/plain"),
+    "redirect": Route(status=301, headers={"Location": "/robots-real.txt"}),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(ROBOTS))
+def test_robots_variants(tmp_path: Path, hostile: Hostile, variant: str) -> None:
+    """robots.txt 404/5xx allow all (Scrapy's choice); odd encodings, size and a redirect still parse."""
+    h = hostile
+    h.site.routes["/robots.txt"] = ROBOTS[variant]
+    h.add("/robots-real.txt", "User-agent: *\nDisallow: /private\n", content_type="text/plain", link=False)
+    h.add("/public", page("A public page."))
+    h.add("/private", page("A private page."))
+    items = h.crawl(tmp_path, settings={"BARA_BROWSER_ENABLED": False, "ROBOTSTXT_OBEY": True},
+                    name=f"robots {variant}")
+    assert "/public" in items
+    if variant in ("404", "500"):
+        assert items["/private"]["status"] == "ok"
+    else:
+        assert "/private" not in items and h.server.hits["/private"] == 0  # not admitted, never fetched
