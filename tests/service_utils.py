@@ -64,13 +64,22 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
-class ScrapydNode:
-    """One real `scrapyd` on 127.0.0.1 with its eggs, logs, items and dbs in `root`."""
+class _Service:
+    """A server process of its own group, on 127.0.0.1, with its files in `root`."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            kill_group(self.proc)
+            self.proc = None
+
+
+class ScrapydNode(_Service):
+    """One real `scrapyd` on 127.0.0.1 with its eggs, logs, items and dbs in `root`."""
 
     @property
     def url(self) -> str:
@@ -92,11 +101,6 @@ class ScrapydNode:
                                      stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         wait_for(lambda: self.get("daemonstatus.json")["status"] == "ok", f"scrapyd on port {self.port}")
         return self
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            kill_group(self.proc)
-            self.proc = None
 
     def get(self, endpoint: str) -> dict[str, Any]:
         with urllib.request.urlopen(self.url + endpoint, timeout=10) as resp:
@@ -136,13 +140,8 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
-class RedisServer:
+class RedisServer(_Service):
     """Debian's `redis-server` on 127.0.0.1, no persistence (`--save ''`), data dir in `root`."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.port = 0
-        self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -172,8 +171,3 @@ class RedisServer:
         port = self.port
         self.stop()
         self.start(port)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            kill_group(self.proc)
-            self.proc = None
