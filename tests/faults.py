@@ -109,7 +109,7 @@ class Hostile:
             assert listener not in items.log_text, f"{listener}: a control port is open"
         assert self.canary_hits() == {}, f"canary reached: {self.canary_hits()}"
         assert _marked_processes(marker) == [], "processes of the crawl (Chromium) left running"
-        assert not _leftover_chromium(self.server.port), "Chromium of this crawl left running"
+        assert not leftover_chromium(self.server.port), "Chromium of this crawl left running"
         record_timing(name, items.seconds, bound)
         if bound is not None:
             assert items.seconds <= bound, f"{name}: {items.seconds:.1f}s > bound {bound}s"
@@ -156,7 +156,7 @@ def crawl_processes(kind: str) -> list[int]:
     return chosen
 
 
-def _leftover_chromium(port: int) -> list[int]:
+def leftover_chromium(port: int) -> list[int]:
     """Chromium processes launched for a crawl of this server (its resolver rules name the seed's port)."""
     needle = f"127.0.0.1:{port} 127.0.0.1:{port}".encode()
     found = []

@@ -14,6 +14,7 @@ import pytest
 from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
 from .crawl_utils import REPO_ROOT, run_crawl
+from .faults import leftover_chromium
 
 SCHEMA = REPO_ROOT.parent / "shared" / "item.schema.json"
 
@@ -21,22 +22,6 @@ SCHEMA = REPO_ROOT.parent / "shared" / "item.schema.json"
 def _page(body: str, links: list[str] = ()) -> str:  # type: ignore[assignment]
     anchors = "".join(f'<a href="{href}">{href}</a> ' for href in links)
     return f"<html><head><title>t</title></head><body><main><p>{body}</p>{anchors}</main></body></html>"
-
-
-def _live_chromium() -> set[int]:
-    """Running (not zombie) Chromium processes started by Playwright."""
-    pids = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().split(") ", 1)[1][:1]
-        except OSError:
-            continue
-        if b"playwright" in cmdline and b"chrom" in cmdline and state != "Z":
-            pids.add(int(entry.name))
-    return pids
 
 
 @pytest.fixture
@@ -85,7 +70,6 @@ def test_bad_arguments_fail_fast_without_a_browser(tmp_path: Path, arg: str, fra
 
 @pytest.mark.browser
 def test_deadline_scope_and_schema(tmp_path: Path, site: SiteServer) -> None:
-    before = _live_chromium()
     started = time.monotonic()
     items = run_crawl(site.url("/"), tmp_path=tmp_path, args={"max_attempts": 2},
                       settings={"BARA_PAGE_TIMEOUT": 4, "BARA_NAVIGATION_TIMEOUT": 3})
@@ -108,7 +92,7 @@ def test_deadline_scope_and_schema(tmp_path: Path, site: SiteServer) -> None:
         schema = json.loads(SCHEMA.read_text())
         for item in items:
             jsonschema.validate(item, schema)
-    assert _live_chromium() <= before, "Chromium processes left behind"
+    assert not leftover_chromium(site.port), "Chromium processes of this crawl left behind"
 
 
 @pytest.mark.browser
