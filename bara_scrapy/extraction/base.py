@@ -19,6 +19,7 @@ from ..snapshot import PageSnapshot
 class Extraction(BaseModel):
     title: str = ""
     text: str = ""
+    markdown: str = ""  # the same content as `text`, with headings, lists, tables and links
     images: list[Media] = Field(default_factory=list)
     videos: list[Media] = Field(default_factory=list)
     embeds: list[Media] = Field(default_factory=list)
