@@ -49,7 +49,10 @@ DOMINANT = 2.0  # a group with twice the words trafilatura kept is the page's co
 ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and teasers beside it stay out
 FEW_WORDS = 100  # ... and a list of link titles only when trafilatura found no prose at all
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
-LOST_SHARE = 0.1  # the reading-order merge may lose this much of trafilatura's words
+MAIN_IS_CONTENT = False
+FILTER_ALWAYS = True
+SHORT_LINE_WORDS = 6
+LOST_SHARE = 0.3  # the reading-order merge may lose this much of trafilatura's words
 MEDIA_NAMES = frozenset("figure photo photos image images img gallery inlinegallery caption media tweet widget embed "
                         "slide slider swiper carousel".split())
 
@@ -108,10 +111,11 @@ def missed_groups(groups: list[Group], kept: str, container: HtmlElement) -> lis
     titles only when there is no prose beside it (else it is a related-links box)."""
     seq, kept_words = _seq(kept), words(kept)
     informative = container.tag not in ("html", "body")  # all of the page says nothing
+    in_main = container.tag == "main" or container.get("role") == "main"  # the page's own <main>: all content
     out = []
     for g in groups:
         dominant = g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
-        inside = informative and (g.parent is container or container in g.parent.iterancestors()) \
+        inside = (in_main or informative and (g.parent is container or container in g.parent.iterancestors())) \
             and not is_media_run(g)
         if (g.link_dense and not (dominant and kept_words < FEW_WORDS)) or not (dominant or inside):
             continue
@@ -132,8 +136,13 @@ def merge(structure: list[Block], kept: list[Block]) -> list[Block]:
     document order; when that loses more than `LOST_SHARE` of trafilatura's words (it kept
     text the pruning removed), trafilatura's blocks followed by the groups' instead.
     """
-    seq = _seq(to_text(kept))
-    chosen = [b for b in structure if b.marked or _seq(b.text) in seq]
+    seq, lines = _seq(to_text(kept)), {_seq(b.text) for b in kept}
+
+    def was_kept(b: Block) -> bool:  # a short line ("Share", "Advertisement") must match a whole kept line
+        found = _seq(b.text)
+        return found in lines or (len(found.split()) >= SHORT_LINE_WORDS and found in seq)
+
+    chosen = [b for b in structure if b.marked or was_kept(b)]
     chosen_seq = _seq(to_text(chosen))
     lost = sum(len(_seq(b.text).split()) for b in kept if _seq(b.text) not in chosen_seq)
     if lost <= LOST_SHARE * words(to_text(kept)):
@@ -155,10 +164,11 @@ def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
             blocks = broader
     method = "trafilatura"
     kept = to_text(blocks)
-    missed = missed_groups(repeated_groups(structure), kept, kept_container(structure, kept))
-    if missed:
-        marks = frozenset(item for g in missed for item in g.items)
-        blocks, method = merge(tree_blocks(structure, url, marks), blocks), "trafilatura+lists"
+    container = structure if MAIN_IS_CONTENT and structure.tag == "main" else kept_container(structure, kept)
+    missed = missed_groups(repeated_groups(structure), kept, container)
+    marks = frozenset(item for g in missed for item in g.items)
+    if missed or FILTER_ALWAYS:
+        blocks, method = merge(tree_blocks(structure, url, marks), blocks), "trafilatura+lists" if missed else "trafilatura"
     if is_little(to_text(blocks), body):
         blocks, method = tree_blocks(structure, url), "structure"
     if is_little(to_text(blocks), body):

@@ -27,6 +27,7 @@ from .blocks import Block, from_trafilatura_xml, tree_blocks
 MAX_HTML_CHARS = 4_000_000  # larger documents are cut (what a reader sees is near the top)
 MAX_ELEMENTS = 40_000  # trafilatura costs ~50 us per element: beyond ~2 s, keep the body text
 MAX_TITLE_CHARS = 500
+INCLUDE_COMMENTS = False
 # Measured on the article-extraction-benchmark (see bara_scrapy/bench/articles.py):
 ESCALATE_BELOW = 0.10  # precise text under 10% of the body's words: try the balanced mode
 BROADER_FACTOR = 3.0  # ... and keep it when it has at least three times the words
@@ -144,7 +145,7 @@ def trafilatura_blocks(tree: HtmlElement, url: str, precise: bool) -> list[Block
     """trafilatura's main content as blocks; tables kept (readers see them), comments left out."""
     try:
         found = trafilatura.extract(
-            tree, url=url or None, favor_precision=precise, include_comments=False, include_tables=True,
+            tree, url=url or None, favor_precision=precise, include_comments=INCLUDE_COMMENTS, include_tables=True,
             include_links=True, output_format="xml",
         )
         root = from_trafilatura_xml(found) if found else None
