@@ -29,10 +29,11 @@ BOILER_TOKENS = frozenset(
     "cookie cookies consent gdpr cmp share sharing sharebar social socials related recommended recommendations "
     "advert adverts advertisement advertising ad ads adsbygoogle sponsor sponsored promo newsletter subscribe "
     "breadcrumb breadcrumbs pagination pager navbar menu megamenu sidebar skip toolbar masthead topbar "
-    "signup paywall popup modal banner outbrain taboola".split()
+    "signup paywall popup modal banner outbrain taboola popular trending hidden".split()
 )
 EDGE_NAMES = frozenset({"header", "footer", "site-header", "site-footer", "page-header", "page-footer",
-                        "global-header", "global-footer", "main-header", "main-footer", "top-bar", "bottom-bar"})
+                        "global-header", "global-footer", "main-header", "main-footer", "top-bar", "bottom-bar",
+                        "sr-only", "visually-hidden", "screen-reader-text"})
 HOLDS_SHARE = 0.5
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 

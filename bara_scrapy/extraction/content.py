@@ -49,8 +49,7 @@ DOMINANT = 2.0  # a group with twice the words trafilatura kept is the page's co
 ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and teasers beside it stay out
 FEW_WORDS = 100  # ... and a list of link titles only when trafilatura found no prose at all
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
-MAIN_IS_CONTENT = False
-FILTER_ALWAYS = True
+PLAIN_LINKS = 0.1  # a group in <main> outside the kept text's container: its share of link words at most
 SHORT_LINE_WORDS = 6
 LOST_SHARE = 0.3  # the reading-order merge may lose this much of trafilatura's words
 MEDIA_NAMES = frozenset("figure photo photos image images img gallery inlinegallery caption media tweet widget embed "
@@ -105,18 +104,18 @@ def is_media_run(g: Group) -> bool:
     return bool(names & MEDIA_NAMES)
 
 
-def missed_groups(groups: list[Group], kept: str, container: HtmlElement) -> list[Group]:
+def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_main: bool = False) -> list[Group]:
     """The groups trafilatura mostly left out of `kept` (word sequences, case folded) that are content:
     inside the kept text's container, or outweighing the kept text (a list page); a group of link
     titles only when there is no prose beside it (else it is a related-links box)."""
     seq, kept_words = _seq(kept), words(kept)
     informative = container.tag not in ("html", "body")  # all of the page says nothing
-    in_main = container.tag == "main" or container.get("role") == "main"  # the page's own <main>: all content
     out = []
     for g in groups:
         dominant = g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
-        inside = (in_main or informative and (g.parent is container or container in g.parent.iterancestors())) \
-            and not is_media_run(g)
+        near = informative and (g.parent is container or container in g.parent.iterancestors())
+        plain = in_main and g.link_words <= PLAIN_LINKS * g.words  # in the page's <main>, items with their own text
+        inside = (near or plain) and not is_media_run(g)
         if (g.link_dense and not (dominant and kept_words < FEW_WORDS)) or not (dominant or inside):
             continue
         missing = 0
@@ -162,13 +161,12 @@ def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
         broader = trafilatura_blocks(tree, url, precise=False)
         if words(to_text(broader)) >= BROADER_FACTOR * words(to_text(blocks)):
             blocks = broader
-    method = "trafilatura"
     kept = to_text(blocks)
-    container = structure if MAIN_IS_CONTENT and structure.tag == "main" else kept_container(structure, kept)
-    missed = missed_groups(repeated_groups(structure), kept, container)
+    in_main = structure.tag == "main" or structure.get("role") == "main"
+    missed = missed_groups(repeated_groups(structure), kept, kept_container(structure, kept), in_main)
     marks = frozenset(item for g in missed for item in g.items)
-    if missed or FILTER_ALWAYS:
-        blocks, method = merge(tree_blocks(structure, url, marks), blocks), "trafilatura+lists" if missed else "trafilatura"
+    method = "trafilatura+lists" if missed else "trafilatura"
+    blocks = merge(tree_blocks(structure, url, marks), blocks)  # furniture out of trafilatura's text too
     if is_little(to_text(blocks), body):
         blocks, method = tree_blocks(structure, url), "structure"
     if is_little(to_text(blocks), body):
