@@ -64,7 +64,8 @@ class Content:
     title: str = ""
     text: str = ""
     markdown: str = ""
-    method: str = "none"  # trafilatura | structure | body | none
+    method: str = "none"  # trafilatura | trafilatura+lists | structure | body | none
+    blocks: tuple[Block, ...] = ()
 
 
 def _seq(text: str) -> str:
@@ -199,7 +200,7 @@ def _page_content(html: str | bytes, url: str, body: str) -> Content:
         blocks, method = _body_blocks(body), "body"
     else:
         blocks, method = _choose(tree, url, body)
-    return Content(title, clean(to_text(blocks)), clean(to_markdown(blocks)), method)
+    return Content(title, clean(to_text(blocks)), clean(to_markdown(blocks)), method, tuple(blocks))
 
 
 def main_text(html: str | bytes, url: str, body_text: str = "") -> tuple[str, str]:

@@ -27,7 +27,7 @@ def page_text(snapshot: PageSnapshot) -> Content:
     if len(content.text) < SHORT_TEXT_CHARS and snapshot.source_html:
         source = page_content(snapshot.source_html, snapshot.final_url)
         if len(source.text) >= max(SOURCE_FACTOR * len(content.text), SHORT_TEXT_CHARS // 2):
-            return Content(content.title or source.title, source.text, source.markdown, source.method)
+            return Content(content.title or source.title, source.text, source.markdown, source.method, source.blocks)
     return content
 
 
@@ -39,6 +39,7 @@ def extract_dom(snapshot: PageSnapshot) -> Extraction:
         title=content.title or snapshot.title,
         text=content.text,
         markdown=content.markdown,
+        blocks=list(content.blocks),
         images=media.images,
         videos=media.videos,
         embeds=media.embeds,

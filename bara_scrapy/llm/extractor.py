@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from ..config import BaraConfig
 from ..extraction.base import Extraction, Extractor
+from ..extraction.blocks import Block, to_markdown
 from ..extraction.dom import DomExtractor
 from ..instructions import Instructions
 from ..items import Media
@@ -99,6 +100,17 @@ def block_source(body_text: str, main_text: str) -> str:
     return main_text
 
 
+def chosen_markdown(blocks: Sequence[Block], text: str) -> str:
+    """Markdown of the model's chosen lines: the DOM blocks they are (or are cut from), else plain paragraphs.
+
+    >>> chosen_markdown([Block("h", "Otters", "Otters", 1), Block("li", "Menu", "Menu")], "Otters")
+    '# Otters'
+    """
+    lines = [line for line in text.split("\n") if line.strip()]
+    kept = [b for b in blocks if any(line in b.text for line in lines)]
+    return to_markdown(kept) if kept else "\n\n".join(lines)
+
+
 def _by_url(media: Sequence[Media]) -> dict[str, Media]:
     out: dict[str, Media] = {}
     for m in media:
@@ -145,6 +157,7 @@ def apply_choice(choice: PageChoice, prompt: PagePrompt, dom: Extraction, name: 
     ids, lost = resolve(choice.text_blocks or [], "T", {k: k for k in prompt.blocks})
     dropped += lost
     text = "\n".join(prompt.blocks[i] for i in sorted(ids, key=lambda i: int(i[1:]))) or dom.text
+    markdown = chosen_markdown(dom.blocks, text) if text != dom.text else dom.markdown
     title = grounded_title(choice.title, [page_title, dom.title, *prompt.blocks.values()])
     if choice.title and title is None:
         dropped += 1
@@ -152,6 +165,7 @@ def apply_choice(choice: PageChoice, prompt: PagePrompt, dom: Extraction, name: 
     extraction = LlmExtraction(
         title=title or dom.title,
         text=text,
+        markdown=markdown,
         images=_narrow(dom.images, prompt.images, picked["images"]),
         videos=_narrow(dom.videos, prompt.videos, picked["videos"]),
         embeds=list(dom.embeds),
