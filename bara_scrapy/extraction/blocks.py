@@ -29,6 +29,7 @@ _XML_NAMES = {"head": "h2", "list": "ul", "item": "li", "row": "tr", "cell": "td
               "code": "pre", "ref": "a", "hi": "span", "lb": "br", "graphic": "img", "main": "div", "doc": "div",
               "comments": "div"}
 _SPACES = re.compile(r"\s+")
+_LINKABLE = ("http:", "https:", "/", "mailto:")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
@@ -60,6 +61,7 @@ class _Walker:
         self.base = base_url
         self.marks = marks
         self.inside = 0  # depth of marked elements around the current one
+        self.href = ""  # target of a link wrapping block-level content
         self.blocks: list[Block] = []
         self.text: list[str] = []
         self.md: list[str] = []
@@ -68,6 +70,8 @@ class _Walker:
     def flush(self, kind: str, level: int = 0) -> None:
         text, md = _norm("".join(self.text)), _norm("".join(self.md))
         self.text, self.md = [], []
+        if self.href and text and "](" not in md:
+            md = f"[{md}]({self.href})"
         if text:
             self.blocks.append(Block(kind, text, md or text, level, self.inside > 0))
 
@@ -99,26 +103,30 @@ class _Walker:
                 self.blocks.append(Block("row", " | ".join(cells), "| " + " | ".join(cells) + " |",
                                          int(self.rows == 0), self.inside > 0))
                 self.rows += 1
-        elif tag == "a" and el.get("href") and not any(
-                isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants()):
+        elif tag == "a" and el.get("href"):
+            href = urljoin(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
+            href = href.replace(" ", "%20").replace(")", "%29") if href.startswith(_LINKABLE) else ""
+            if any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants()):
+                saved, self.href = self.href, href or self.href  # a card's <a><h3>title</h3></a>
+                self._walk(el, "span", kind)
+                self.href = saved
+                return
             label = _norm("".join(el.itertext()))
             if label:
-                href = urljoin(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
                 self.text.append(label)
-                self.md.append(f"[{label}]({href.replace(' ', '%20').replace(')', '%29')})"
-                               if href.startswith(("http:", "https:", "/", "mailto:")) else label)
+                self.md.append(f"[{label}]({href})" if href else label)
         elif tag in BLOCK_TAGS:
             inner = _KIND.get(tag, "p" if kind == "row" else kind)
             self.flush(kind)
             if tag == "table":
-                saved, self.rows = self.rows, 0
+                saved_rows, self.rows = self.rows, 0
             self.inline(el.text)
             for child in el:
                 self.walk(child, inner)
                 self.inline(child.tail)
             self.flush(inner, int(tag[1]) if tag in _HEADINGS else 2 if inner == "h" else 0)
             if tag == "table":
-                self.rows = saved
+                self.rows = saved_rows
             return
         else:
             self.inline(el.text)

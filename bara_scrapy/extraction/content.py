@@ -129,6 +129,12 @@ def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_mai
     return out
 
 
+def _heads_kept_rows(blocks: list[Block], keep: list[bool], n: int) -> bool:
+    """A table's header row above rows that are kept (trafilatura often drops <thead>)."""
+    b = blocks[n]
+    return b.kind == "row" and b.level == 1 and n + 1 < len(blocks) and blocks[n + 1].kind == "row" and keep[n + 1]
+
+
 def merge(structure: list[Block], kept: list[Block]) -> list[Block]:
     """trafilatura's blocks plus the missed groups' blocks, in the page's reading order.
 
@@ -142,7 +148,8 @@ def merge(structure: list[Block], kept: list[Block]) -> list[Block]:
         found = _seq(b.text)
         return found in lines or (len(found.split()) >= SHORT_LINE_WORDS and found in seq)
 
-    chosen = [b for b in structure if b.marked or was_kept(b)]
+    keep = [b.marked or was_kept(b) for b in structure]
+    chosen = [b for n, b in enumerate(structure) if keep[n] or _heads_kept_rows(structure, keep, n)]
     chosen_seq = _seq(to_text(chosen))
     lost = sum(len(_seq(b.text).split()) for b in kept if _seq(b.text) not in chosen_seq)
     if lost <= LOST_SHARE * words(to_text(kept)):

@@ -168,7 +168,7 @@ def parse(html: str) -> HtmlElement | None:
         except Exception:
             tree = None
         if tree is not None:
-            for el in tree.xpath("//*[@hidden]"):  # not rendered, whatever the CSS says
+            for el in tree.xpath("//*[@hidden]|//template"):  # not rendered, whatever the CSS says
                 el.drop_tree()
             return tree
     return None
