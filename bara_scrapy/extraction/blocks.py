@@ -111,10 +111,12 @@ class _Walker:
                 self._walk(el, "span", kind)
                 self.href = saved
                 return
-            label = _norm("".join(el.itertext()))
+            raw = "".join(el.itertext())
+            label = _norm(raw)
             if label:
-                self.text.append(label)
-                self.md.append(f"[{label}]({href})" if href else label)
+                before, after = " " * raw[:1].isspace(), " " * raw[-1:].isspace()  # "reported<a> X</a>"
+                self.text.append(before + label + after)
+                self.md.append(before + (f"[{label}]({href})" if href else label) + after)
         elif tag in BLOCK_TAGS:
             inner = _KIND.get(tag, "p" if kind == "row" else kind)
             self.flush(kind)

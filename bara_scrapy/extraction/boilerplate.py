@@ -99,8 +99,33 @@ def prune(root: HtmlElement) -> HtmlElement:
     >>> prune(t).text_content()
     'Story'
     """
+    return prune_split(root)[0]
+
+
+def _outside(content: HtmlElement) -> list[HtmlElement]:
+    """The elements beside the path from the body (or root) down to `content`."""
+    out: list[HtmlElement] = []
+    node = content
+    while node.tag not in ("body", "html") and node.getparent() is not None:
+        parent = node.getparent()
+        out.extend(c for c in parent if c is not node and isinstance(c.tag, str) and c.tag not in INVISIBLE)
+        node = parent
+    return out
+
+
+def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
+    """`prune`, also returning the visible text it removed (one element per line): the page's furniture.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<html><body><nav>Menu</nav><main><p>A long story</p>'
+    ...                '<div class="share">Share</div></main></body></html>')
+    >>> content, furniture = prune_split(t)
+    >>> content.text_content(), furniture.split("\\n")
+    ('A long story', ['Menu', 'Share'])
+    """
     content = main_root(root)
     page_chars = len(content.text_content())
+    removed = [el.text_content() for el in _outside(content)]
     doomed: list[HtmlElement] = []
     for el in content.iter():
         if not isinstance(el.tag, str):
@@ -109,5 +134,7 @@ def prune(root: HtmlElement) -> HtmlElement:
             doomed.append(el)
     for el in doomed:
         if el.getparent() is not None:
+            if isinstance(el.tag, str) and el.tag not in INVISIBLE:
+                removed.append(el.text_content())
             el.drop_tree()  # keeps the tail text, which belongs to the parent
-    return content
+    return content, "\n".join(" ".join(r.split()) for r in removed if r.strip())

@@ -20,12 +20,12 @@ import copy
 import logging
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml.html import HtmlElement
 
 from .blocks import Block, to_markdown, to_text, tree_blocks
-from .boilerplate import prune, tokens
+from .boilerplate import prune_split, tokens
 from .lists import Group, repeated_groups
 from .text import (
     BROADER_FACTOR,
@@ -51,7 +51,8 @@ FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no p
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
 PLAIN_LINKS = 0.1  # a group in <main> outside the kept text's container: its share of link words at most
 SHORT_LINE_WORDS = 6
-LOST_SHARE = 0.3  # the reading-order merge may lose this much of trafilatura's words
+LOST_SHARE = 0.3  # furniture may take this much of trafilatura's words; more, and the pruning is wrong
+COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
 MEDIA_NAMES = frozenset("figure photo photos image images img gallery inlinegallery caption media tweet widget embed "
                         "slide slider swiper carousel".split())
 
@@ -105,10 +106,30 @@ def is_media_run(g: Group) -> bool:
     return bool(names & MEDIA_NAMES)
 
 
-def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_main: bool = False) -> list[Group]:
+def is_comment_run(g: Group) -> bool:
+    """Readers' comments below a post (named so on the items or their list).
+
+    >>> from lxml.html import fromstring
+    >>> is_comment_run(Group(fromstring('<ol class="comment-list"/>'), (fromstring('<li>x</li>'),), 1, 0))
+    True
+    """
+    names = [*(g.items[0].get("class") or "").split(), g.items[0].get("id") or "",
+             *(g.parent.get("class") or "").split(), g.parent.get("id") or ""]
+    return any(tokens(n) & COMMENT_NAMES for n in names if n)
+
+
+def declares_article(tree: HtmlElement) -> bool:
+    """The page says it is an article (Open Graph type), so readers' comments are not its content."""
+    return any(str(v).strip().lower() == "article" for v in tree.xpath('//meta[@property="og:type"]/@content'))
+
+
+def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_main: bool = False,
+                  article: bool = False) -> list[Group]:
     """The groups trafilatura mostly left out of `kept` (word sequences, case folded) that are content:
     inside the kept text's container, or outweighing the kept text (a list page); a group of link
-    titles only when there is no prose beside it (else it is a related-links box)."""
+    titles only when there is no prose beside it (else it is a related-links box); on a page declaring
+    itself an article, a comment thread outside the article's container is left out (the gallery post or
+    forum thread that does not declare one keeps its comments)."""
     seq, kept_words = _seq(kept), words(kept)
     informative = container.tag not in ("html", "body")  # all of the page says nothing
     out = []
@@ -117,6 +138,8 @@ def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_mai
         near = informative and (g.parent is container or container in g.parent.iterancestors())
         plain = in_main and g.link_words <= PLAIN_LINKS * g.words  # in the page's <main>, items with their own text
         inside = (near or plain) and not is_media_run(g)
+        if article and not near and is_comment_run(g):  # an article's comment thread: not the article
+            continue
         if (g.link_dense and not (dominant and kept_words < FEW_WORDS)) or not (dominant or inside):
             continue
         missing = 0
@@ -129,32 +152,53 @@ def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_mai
     return out
 
 
-def _heads_kept_rows(blocks: list[Block], keep: list[bool], n: int) -> bool:
-    """A table's header row above rows that are kept (trafilatura often drops <thead>)."""
-    b = blocks[n]
-    return b.kind == "row" and b.level == 1 and n + 1 < len(blocks) and blocks[n + 1].kind == "row" and keep[n + 1]
+def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
+    """trafilatura's blocks, less page furniture, with the missed groups' blocks in the page's reading order.
 
+    A block trafilatura kept is dropped only when its text is in the pruned `furniture` and
+    nowhere in the pruned tree (`structure`): small differences between trafilatura's text and
+    the tree's (spacing around links, split lines) never cost a paragraph of the article.
+    A marked block (in a missed group) or a table's header row above kept rows, missing
+    from trafilatura's text, goes just before the next block trafilatura kept.
 
-def merge(structure: list[Block], kept: list[Block]) -> list[Block]:
-    """trafilatura's blocks plus the missed groups' blocks, in the page's reading order.
-
-    The structural blocks trafilatura kept, or that sit in a missed group (`marked`), in
-    document order; when that loses more than `LOST_SHARE` of trafilatura's words (it kept
-    text the pruning removed), trafilatura's blocks followed by the groups' instead.
+    >>> p = lambda t, m=False: Block("p", t, t, marked=m)
+    >>> intro = "An intro of several words"
+    >>> [b.text for b in merge([p(intro), p("Item one", True), p("Outro")], [p(intro), p("Outro"), p("Menu")],
+    ...                        "Menu")]
+    ['An intro of several words', 'Item one', 'Outro']
     """
-    seq, lines = _seq(to_text(kept)), {_seq(b.text) for b in kept}
+    struct_seq, struct_lines, furn_seq = _seq(to_text(structure)), {_seq(b.text) for b in structure}, _seq(furniture)
 
-    def was_kept(b: Block) -> bool:  # a short line ("Share", "Advertisement") must match a whole kept line
+    def in_structure(found: str) -> bool:  # a short line ("Share") must match a whole line
+        return found in struct_lines or (len(found.split()) >= SHORT_LINE_WORDS and found in struct_seq)
+
+    body = [b for b in kept if in_structure(_seq(b.text)) or _seq(b.text) not in furn_seq]
+    if words(to_text(kept)) - words(to_text(body)) > LOST_SHARE * words(to_text(kept)):
+        body = kept  # the pruning took the article itself (a <main> beside it, a wrapper named "sidebar")
+    kept_seq, index = _seq(to_text(kept)), dict[str, int]()
+    for n, b in enumerate(body):
+        index.setdefault(_seq(b.text), n)
+    anchors = [index.get(_seq(b.text), -1) for b in structure]
+    following, nxt = [len(body)] * len(structure), len(body)
+    for i in range(len(structure) - 1, -1, -1):
+        following[i] = nxt
+        nxt = anchors[i] if anchors[i] >= 0 else nxt
+    out: list[Block] = []
+    pos = 0
+    for i, b in enumerate(structure):
+        if anchors[i] >= pos:
+            out.extend(body[pos : anchors[i] + 1])
+            pos = anchors[i] + 1
+            continue
         found = _seq(b.text)
-        return found in lines or (len(found.split()) >= SHORT_LINE_WORDS and found in seq)
-
-    keep = [b.marked or was_kept(b) for b in structure]
-    chosen = [b for n, b in enumerate(structure) if keep[n] or _heads_kept_rows(structure, keep, n)]
-    chosen_seq = _seq(to_text(chosen))
-    lost = sum(len(_seq(b.text).split()) for b in kept if _seq(b.text) not in chosen_seq)
-    if lost <= LOST_SHARE * words(to_text(kept)):
-        return chosen
-    return kept + [b for b in structure if b.marked and _seq(b.text) not in seq]
+        header = b.kind == "row" and b.level == 1 and i + 1 < len(structure) and anchors[i + 1] >= 0
+        if (b.marked or header) and anchors[i] < 0 and found not in kept_seq:
+            out.extend(body[pos : following[i]])
+            pos = max(pos, following[i])
+            out.append(b)
+    out += body[pos:]
+    return [replace(b, level=0) if b.kind == "row" and b.level == 1 and n and out[n - 1].kind == "row" else b
+            for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
 
 
 def _body_blocks(body: str) -> list[Block]:
@@ -162,7 +206,7 @@ def _body_blocks(body: str) -> list[Block]:
 
 
 def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
-    structure = prune(copy.deepcopy(tree))
+    structure, furniture = prune_split(copy.deepcopy(tree))
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     if is_little(to_text(blocks), body, ESCALATE_BELOW):
@@ -171,10 +215,11 @@ def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
             blocks = broader
     kept = to_text(blocks)
     in_main = structure.tag == "main" or structure.get("role") == "main"
-    missed = missed_groups(repeated_groups(structure), kept, kept_container(structure, kept), in_main)
+    missed = missed_groups(repeated_groups(structure), kept, kept_container(structure, kept), in_main,
+                           declares_article(tree))
     marks = frozenset(item for g in missed for item in g.items)
     method = "trafilatura+lists" if missed else "trafilatura"
-    blocks = merge(tree_blocks(structure, url, marks), blocks)  # furniture out of trafilatura's text too
+    blocks = merge(tree_blocks(structure, url, marks), blocks, furniture)  # furniture out of trafilatura's text too
     if is_little(to_text(blocks), body):
         blocks, method = tree_blocks(structure, url), "structure"
     if is_little(to_text(blocks), body):
