@@ -87,17 +87,16 @@ def grounded_title(title: str | None, page_texts: Sequence[str]) -> str | None:
 
 
 def block_source(body_text: str, main_text: str) -> str:
-    """The text the model chooses blocks from: the rendered body text when it has line structure
-    (so the model can also recover what the main-text extractor missed), else the DOM main text.
+    """The text the model chooses blocks from: the DOM extraction's text (one line per block, every
+    item of a list or thread kept, furniture pruned), so `text` and `markdown` map back to its blocks;
+    the rendered body text only when the extraction found nothing.
 
-    >>> block_source("Menu\\nStory", "Story")
-    'Menu\\nStory'
-    >>> block_source("MenuStory", "Story")
+    >>> block_source("Menu\\nStory\\nFooter", "Story")
     'Story'
+    >>> block_source("Menu\\nStory", "")
+    'Menu\\nStory'
     """
-    if "\n" in body_text.strip() or not main_text:
-        return body_text
-    return main_text
+    return main_text if main_text.strip() else body_text
 
 
 def chosen_markdown(blocks: Sequence[Block], text: str) -> str:
