@@ -17,6 +17,7 @@ named "page-sidebar-layout", an <article class="post has-sidebar">).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lxml.html import HtmlElement
 
@@ -38,13 +39,14 @@ HOLDS_SHARE = 0.5
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 
 
-def tokens(value: str) -> set[str]:
+@lru_cache(maxsize=8192)  # class names repeat across a page and a site
+def tokens(value: str) -> frozenset[str]:
     """Lower-case word tokens of a class or id attribute (split on space, -, _ and camelCase).
 
     >>> sorted(tokens("post-share_bar cookieConsent"))
     ['bar', 'consent', 'cookie', 'post', 'share']
     """
-    return {t.lower() for t in _TOKEN_SPLIT.split(value) if t}
+    return frozenset(t.lower() for t in _TOKEN_SPLIT.split(value) if t)
 
 
 def is_boilerplate(el: HtmlElement) -> bool:
@@ -127,11 +129,15 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
     page_chars = len(content.text_content())
     removed = [el.text_content() for el in _outside(content)]
     doomed: list[HtmlElement] = []
+    gone: set[HtmlElement] = set()  # doomed elements and everything inside them (not checked again)
     for el in content.iter():
-        if not isinstance(el.tag, str):
+        if el.getparent() in gone:
+            gone.add(el)
+        elif not isinstance(el.tag, str) or (
+            el is not content and is_boilerplate(el) and (el.tag in INVISIBLE or not _holds_content(el, page_chars))
+        ):
             doomed.append(el)
-        elif el is not content and is_boilerplate(el) and (el.tag in INVISIBLE or not _holds_content(el, page_chars)):
-            doomed.append(el)
+            gone.add(el)
     for el in doomed:
         if el.getparent() is not None:
             if isinstance(el.tag, str) and el.tag not in INVISIBLE:

@@ -167,18 +167,20 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     ...                        "Menu")]
     ['An intro of several words', 'Item one', 'Outro']
     """
-    struct_seq, struct_lines, furn_seq = _seq(to_text(structure)), {_seq(b.text) for b in structure}, _seq(furniture)
+    struct_seqs = [_seq(b.text) for b in structure]
+    struct_seq, struct_lines, furn_seq = _seq(to_text(structure)), set(struct_seqs), _seq(furniture)
 
     def in_structure(found: str) -> bool:  # a short line ("Share") must match a whole line
         return found in struct_lines or (len(found.split()) >= SHORT_LINE_WORDS and found in struct_seq)
 
-    body = [b for b in kept if in_structure(_seq(b.text)) or _seq(b.text) not in furn_seq]
+    kept_seqs = [_seq(b.text) for b in kept]
+    body = [b for b, found in zip(kept, kept_seqs) if in_structure(found) or found not in furn_seq]
     if words(to_text(kept)) - words(to_text(body)) > LOST_SHARE * words(to_text(kept)):
         body = kept  # the pruning took the article itself (a <main> beside it, a wrapper named "sidebar")
     kept_seq, index = _seq(to_text(kept)), dict[str, int]()
     for n, b in enumerate(body):
         index.setdefault(_seq(b.text), n)
-    anchors = [index.get(_seq(b.text), -1) for b in structure]
+    anchors = [index.get(found, -1) for found in struct_seqs]
     following, nxt = [len(body)] * len(structure), len(body)
     for i in range(len(structure) - 1, -1, -1):
         following[i] = nxt
@@ -190,7 +192,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             out.extend(body[pos : anchors[i] + 1])
             pos = anchors[i] + 1
             continue
-        found = _seq(b.text)
+        found = struct_seqs[i]
         header = b.kind == "row" and b.level == 1 and i + 1 < len(structure) and anchors[i + 1] >= 0
         if (b.marked or header) and anchors[i] < 0 and found not in kept_seq:
             out.extend(body[pos : following[i]])
