@@ -30,11 +30,11 @@ from .lists import Group, repeated_groups
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
+    LITTLE_BELOW,
     MAX_ELEMENTS,
     MAX_HTML_CHARS,
     approx_inner_text,
     clean,
-    is_little,
     page_title,
     paragraphize,
     parse,
@@ -51,7 +51,8 @@ FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no p
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
 PLAIN_LINKS = 0.1  # a group in <main> outside the kept text's container: its share of link words at most
 SHORT_LINE_WORDS = 6
-LOST_SHARE = 0.3  # furniture may take this much of trafilatura's words; more, and the pruning is wrong
+LOST_SHARE = 0.3  # furniture may take this much of trafilatura's words; more (and a paragraph's worth,
+LOST_WORDS = 100  # not a related box beside a short list), and the pruning took the article: keep trafilatura's
 COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
 MEDIA_NAMES = frozenset("figure photo photos image images img gallery inlinegallery caption media tweet widget embed "
                         "slide slider swiper carousel".split())
@@ -174,8 +175,9 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
         return found in struct_lines or (len(found.split()) >= SHORT_LINE_WORDS and found in struct_seq)
 
     kept_seqs = [_seq(b.text) for b in kept]
-    body = [b for b, found in zip(kept, kept_seqs) if in_structure(found) or found not in furn_seq]
-    if words(to_text(kept)) - words(to_text(body)) > LOST_SHARE * words(to_text(kept)):
+    body = [b for b, found in zip(kept, kept_seqs, strict=True) if in_structure(found) or found not in furn_seq]
+    lost = words(to_text(kept)) - words(to_text(body))
+    if lost > LOST_SHARE * words(to_text(kept)) and lost >= LOST_WORDS:
         body = kept  # the pruning took the article itself (a <main> beside it, a wrapper named "sidebar")
     kept_seq, index = _seq(to_text(kept)), dict[str, int]()
     for n, b in enumerate(body):
@@ -207,11 +209,18 @@ def _body_blocks(body: str) -> list[Block]:
     return [Block("p", line, line) for line in body.split("\n") if line.strip()]
 
 
+def _little(blocks: list[Block], body_words: int, fraction: float = LITTLE_BELOW) -> bool:
+    """`text.is_little` with the body's words counted once."""
+    n = words(to_text(blocks))
+    return n == 0 or n < fraction * body_words
+
+
 def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
     structure, furniture = prune_split(copy.deepcopy(tree))
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
-    if is_little(to_text(blocks), body, ESCALATE_BELOW):
+    body_words = words(body)  # counted once: the body text is the page's longest string
+    if _little(blocks, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
         if words(to_text(broader)) >= BROADER_FACTOR * words(to_text(blocks)):
             blocks = broader
@@ -222,9 +231,9 @@ def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
     marks = frozenset(item for g in missed for item in g.items)
     method = "trafilatura+lists" if missed else "trafilatura"
     blocks = merge(tree_blocks(structure, url, marks), blocks, furniture)  # furniture out of trafilatura's text too
-    if is_little(to_text(blocks), body):
+    if _little(blocks, body_words):
         blocks, method = tree_blocks(structure, url), "structure"
-    if is_little(to_text(blocks), body):
+    if _little(blocks, body_words):
         blocks, method = _body_blocks(body), "body"
     return blocks, method
 
