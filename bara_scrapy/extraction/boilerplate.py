@@ -127,7 +127,7 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
     """
     content = main_root(root)
     page_chars = len(content.text_content())
-    removed = [el.text_content() for el in _outside(content)]
+    removed = [" ".join(el.itertext()) for el in _outside(content)]  # words apart across blocks
     doomed: list[HtmlElement] = []
     gone: set[HtmlElement] = set()  # doomed elements and everything inside them (not checked again)
     for el in content.iter():
@@ -141,6 +141,6 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
     for el in doomed:
         if el.getparent() is not None:
             if isinstance(el.tag, str) and el.tag not in INVISIBLE:
-                removed.append(el.text_content())
+                removed.append(" ".join(el.itertext()))
             el.drop_tree()  # keeps the tail text, which belongs to the parent
     return content, "\n".join(" ".join(r.split()) for r in removed if r.strip())

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import copy
 import logging
-import re
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from lxml.html import HtmlElement
 
 from .blocks import Block, to_markdown, to_text, tree_blocks
-from .boilerplate import prune_split, tokens
-from .lists import Group, repeated_groups
+from .boilerplate import prune_split
+from .lists import repeated_groups
+from .missed import declares_article, kept_container, missed_groups
+from .missed import seq as _seq
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
@@ -43,21 +43,10 @@ from .text import (
     words,
 )
 
-MISSED_SHARE = 0.3  # a repeated group trafilatura left out this much of is content it missed
-CONTAINER_SHARE = 0.8
-DOMINANT = 2.0  # a group with twice the words trafilatura kept is the page's content (a list page)
-ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and teasers beside it stay out
-FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no prose at all
-TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
-PLAIN_LINKS = 0.1  # a group in <main> outside the kept text's container: its share of link words at most
 SHORT_LINE_WORDS = 6
 LOST_SHARE = 0.3  # furniture may take this much of trafilatura's words; more (and a paragraph's worth,
 LOST_WORDS = 100  # not a related box beside a short list), and the pruning took the article: keep trafilatura's
-COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
-MEDIA_NAMES = frozenset("figure photo photos image images img gallery inlinegallery caption media tweet widget embed "
-                        "slide slider swiper carousel".split())
 
-_WORD_RE = re.compile(r"\w+")
 logger = logging.getLogger(__name__)
 
 
@@ -68,89 +57,6 @@ class Content:
     markdown: str = ""
     method: str = "none"  # trafilatura | trafilatura+lists | structure | body | none
     blocks: tuple[Block, ...] = ()
-
-
-def _seq(text: str) -> str:
-    return " " + " ".join(_WORD_RE.findall(text.lower())) + " "
-
-
-def kept_container(root: HtmlElement, kept: str) -> HtmlElement:
-    """The deepest element holding `CONTAINER_SHARE` of the words trafilatura kept (the article body,
-    the list's section): repeated groups inside it belong to the main content."""
-    seq, total = _seq(kept), 0
-    counts: defaultdict[HtmlElement, int] = defaultdict(int)
-    for el in root.iter(*TEXT_TAGS):
-        found = _seq(el.text_content())
-        if found.strip() and found in seq:
-            n = len(found.split())
-            total += n
-            for holder in (el, *el.iterancestors()):
-                counts[holder] += n
-    node = root
-    while total:
-        inner = [c for c in node if counts.get(c, 0) >= CONTAINER_SHARE * total]
-        if not inner:
-            break
-        node = inner[0]
-    return node
-
-
-def is_media_run(g: Group) -> bool:
-    """An in-article gallery, figure run or embed run: its captions are not the article's text.
-
-    >>> from lxml.html import fromstring
-    >>> is_media_run(Group(fromstring("<div/>"), (fromstring('<div class="photo-item">x</div>'),), 1, 0))
-    True
-    """
-    first = g.items[0]
-    names = {first.tag} | {t for n in (first.get("class") or "").split() for t in tokens(n)}
-    return bool(names & MEDIA_NAMES)
-
-
-def is_comment_run(g: Group) -> bool:
-    """Readers' comments below a post (named so on the items or their list).
-
-    >>> from lxml.html import fromstring
-    >>> is_comment_run(Group(fromstring('<ol class="comment-list"/>'), (fromstring('<li>x</li>'),), 1, 0))
-    True
-    """
-    names = [*(g.items[0].get("class") or "").split(), g.items[0].get("id") or "",
-             *(g.parent.get("class") or "").split(), g.parent.get("id") or ""]
-    return any(tokens(n) & COMMENT_NAMES for n in names if n)
-
-
-def declares_article(tree: HtmlElement) -> bool:
-    """The page says it is an article (Open Graph type), so readers' comments are not its content."""
-    return any(str(v).strip().lower() == "article" for v in tree.xpath('//meta[@property="og:type"]/@content'))
-
-
-def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_main: bool = False,
-                  article: bool = False) -> list[Group]:
-    """The groups trafilatura mostly left out of `kept` (word sequences, case folded) that are content:
-    inside the kept text's container, or outweighing the kept text (a list page); a group of link
-    titles only when there is no prose beside it (else it is a related-links box); on a page declaring
-    itself an article, a comment thread outside the article's container is left out (the gallery post or
-    forum thread that does not declare one keeps its comments)."""
-    seq, kept_words = _seq(kept), words(kept)
-    informative = container.tag not in ("html", "body")  # all of the page says nothing
-    out = []
-    for g in groups:
-        dominant = g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
-        near = informative and (g.parent is container or container in g.parent.iterancestors())
-        plain = in_main and g.link_words <= PLAIN_LINKS * g.words  # in the page's <main>, items with their own text
-        inside = (near or plain) and not is_media_run(g)
-        if article and not near and is_comment_run(g):  # an article's comment thread: not the article
-            continue
-        if (g.link_dense and not (dominant and kept_words < FEW_WORDS)) or not (dominant or inside):
-            continue
-        missing = 0
-        for item in g.items:
-            item_seq = _seq(" ".join(item.itertext()))
-            if item_seq.strip() and item_seq not in seq:
-                missing += len(item_seq.split())
-        if missing > MISSED_SHARE * g.words:
-            out.append(g)
-    return out
 
 
 def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
@@ -226,8 +132,8 @@ def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
             blocks = broader
     kept = to_text(blocks)
     in_main = structure.tag == "main" or structure.get("role") == "main"
-    missed = missed_groups(repeated_groups(structure), kept, kept_container(structure, kept), in_main,
-                           declares_article(tree))
+    container, end = kept_container(structure, kept)
+    missed = missed_groups(repeated_groups(structure), kept, container, in_main, declares_article(tree), end)
     marks = frozenset(item for g in missed for item in g.items)
     method = "trafilatura+lists" if missed else "trafilatura"
     blocks = merge(tree_blocks(structure, url, marks), blocks, furniture)  # furniture out of trafilatura's text too
