@@ -68,6 +68,7 @@ class PageItem(BaseModel):
     http_status: int | None = None
     title: str = ""
     text: str = ""
+    markdown: str | None = None  # `text` with headings, lists, tables and links; set on every ok page
     images: list[Media] = Field(default_factory=list)
     videos: list[Media] = Field(default_factory=list)
     embeds: list[Media] = Field(default_factory=list)

@@ -65,13 +65,13 @@ def test_text_falls_back_to_the_served_html_when_a_script_replaced_the_article()
     notice = "<html><body><p>This page is not available right now.</p></body></html>"
     snap = PageSnapshot(url=BASE, final_url=BASE, html=notice, body_text="This page is not available right now.",
                         source_html=ARTICLE)
-    assert "Paragraph 19 of the article" in page_text(snap)[1]
+    assert "Paragraph 19 of the article" in page_text(snap).text
 
 
 def test_rendered_text_wins_for_script_built_pages() -> None:
     skeleton = "<html><body><div id=app></div><noscript>Enable JavaScript.</noscript></body></html>"
     snap = PageSnapshot(url=BASE, final_url=BASE, html=ARTICLE, source_html=skeleton)
-    assert "Paragraph 3 of the article" in page_text(snap)[1]
+    assert "Paragraph 3 of the article" in page_text(snap).text
 
 
 def test_static_snapshot_reads_links_media_and_markers() -> None:

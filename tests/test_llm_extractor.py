@@ -42,7 +42,7 @@ def otter_page(extra_text: str = "", extra_alt: str | None = None) -> PageSnapsh
         "Copyright 2024 River News. All rights reserved.",
     ]
     html = (
-        "<html><head><title>Otters of the river</title></head><body><main><article>"
+        "<html><head><title>Otters of the river</title></head><body><nav>" + lines[0] + "</nav><main><article>"
         + "".join(f"<p>{line}</p>" for line in lines[1:-1])
         + "</article></main><footer>"
         + lines[-1]
@@ -66,9 +66,9 @@ def otter_page(extra_text: str = "", extra_alt: str | None = None) -> PageSnapsh
     )
 
 
-GOOD_ANSWER = {
+GOOD_ANSWER = {  # the prompt's blocks are the DOM extraction's: menu and footer are already pruned
     "title": "Otters of the river",
-    "text_blocks": ["T2", "T3", "T4"],
+    "text_blocks": ["T1", "T2", "T3"],
     "images": ["I2", "I3"],
     "videos": ["V1"],
 }
@@ -104,7 +104,9 @@ async def test_happy_path_narrows_the_dom_extraction(fake: FakeOpenAI) -> None:
     assert out.title == "Otters of the river" and out.grounding_dropped == 0
     (req,) = fake.requests
     user = req.messages[1]["content"]
-    assert "T1: Home About Contact" in user and 'I1 | found_in: img@src | alt: "River News logo"' in user
+    assert "T1: Otters of the river" in user and 'I1 | found_in: img@src | alt: "River News logo"' in user
+    assert "Home About Contact" not in user and "Copyright" not in user  # blocks come from the DOM extraction
+    assert out.markdown.startswith("Otters of the river")
     assert f"V1 | found_in: video@src | url: {BASE}/media/otters.mp4" in user
 
 
@@ -113,7 +115,7 @@ async def test_hallucinated_ids_and_urls_are_dropped_and_counted(fake: FakeOpenA
     fake.script(
         Reply.json(
             {
-                "text_blocks": ["T2", "T42", "I1", 3],
+                "text_blocks": ["T1", "T42", "I1", 2],
                 "images": ["I2", "I99", "https://evil.test/cat.png", f"{BASE}/img/otter2.jpg"],
                 "videos": ["V7"],
                 "title": "A title that is nowhere on the page",
@@ -141,7 +143,7 @@ async def test_prompt_injection_cannot_add_urls(fake: FakeOpenAI) -> None:
         Reply.json(
             {
                 "title": ATTACKER,
-                "text_blocks": ["T2", "T3", "T4"],
+                "text_blocks": ["T1", "T2", "T3"],
                 "images": [ATTACKER, "I3", "I77"],
                 "videos": [ATTACKER],
             }
@@ -292,3 +294,26 @@ def test_build_extractor_without_key_warns_once(caplog: pytest.LogCaptureFixture
     ext = build_extractor(BaraConfig(llm_model="gpt-x"), Settings(), environ={})
     assert isinstance(ext, DomExtractor)
     assert len(caplog.records) == 1 and "no API key" in caplog.records[0].getMessage()
+
+
+@aio
+async def test_prompt_shows_every_item_of_a_list_page(fake: FakeOpenAI) -> None:
+    # A long menu and footer in the rendered body text no longer eat the prompt: the blocks are the
+    # DOM extraction's, which keeps every card of the grid and prunes the furniture.
+    fake.script(Reply.json({"text_blocks": ["T1"]}))
+    cards = [f"Card {i} tells how the river otters of pool {i} spent the winter months." for i in range(40)]
+    menu = [f"Menu entry {i}" for i in range(400)]
+    html = (
+        "<html><head><title>Otter cards</title></head><body><nav><ul>"
+        + "".join(f"<li><a href='/m{i}'>{m}</a></li>" for i, m in enumerate(menu))
+        + "</ul></nav><main><h1>Otter cards</h1><div class='grid'>"
+        + "".join(f"<div class='card'><h3>Pool</h3><p>{c}</p></div>" for c in cards)
+        + "</div></main></body></html>"
+    )
+    page = PageSnapshot(url=f"{BASE}/cards", final_url=f"{BASE}/cards", status=200, content_type="text/html",
+                        title="Otter cards", html=html, body_text="\n".join([*menu, "Otter cards", *cards]))
+    extractor = LlmExtractor(make_client(fake, KEY))
+    extractor.max_prompt_chars = 4000
+    await run(extractor, page)
+    user = fake.requests[0].messages[1]["content"]
+    assert all(c in user for c in cards) and "Menu entry" not in user

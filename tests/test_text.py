@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 import trafilatura
 
+from bara_scrapy.extraction import content as ct
 from bara_scrapy.extraction import text as tx
-from bara_scrapy.extraction.text import approx_inner_text, is_little, main_text, page_title, paragraphize
+from bara_scrapy.extraction.blocks import Block
+from bara_scrapy.extraction.content import main_text
+from bara_scrapy.extraction.text import approx_inner_text, is_little, page_title, paragraphize
 
 URL = "http://127.0.0.1:8000/page"
 NAV = (
@@ -114,7 +117,7 @@ def test_body_text_is_not_used_when_trafilatura_succeeds() -> None:
 
 def test_escalates_to_balanced_mode_when_precise_text_is_little(monkeypatch: pytest.MonkeyPatch) -> None:
     outputs = {True: "Just a teaser.", False: "Just a teaser." + " Full story words here." * 30}
-    monkeypatch.setattr(tx, "_extract", lambda tree, url, precise: outputs[precise])
+    monkeypatch.setattr(ct, "trafilatura_blocks", lambda tree, url, precise: [Block("p", outputs[precise], "")])
     body = "menu " * 100 + outputs[False]
     assert main_text(page("<p>x</p>"), URL, body_text=body)[1] == outputs[False]
     # a precise text that is not little relative to the body is kept as is
@@ -124,7 +127,7 @@ def test_escalates_to_balanced_mode_when_precise_text_is_little(monkeypatch: pyt
 
 def test_escalation_keeps_precise_text_when_balanced_finds_little_more(monkeypatch: pytest.MonkeyPatch) -> None:
     outputs = {True: "Short precise text of six words.", False: "Short precise text of six words. Home Menu"}
-    monkeypatch.setattr(tx, "_extract", lambda tree, url, precise: outputs[precise])
+    monkeypatch.setattr(ct, "trafilatura_blocks", lambda tree, url, precise: [Block("p", outputs[precise], "")])
     body = "word " * 200
     assert main_text(page("<p>x</p>"), URL, body_text=body)[1] == outputs[True]
 
@@ -162,16 +165,16 @@ def test_plain_text_and_fragments_are_their_own_text() -> None:
 
 
 def test_huge_input_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tx, "MAX_HTML_CHARS", 5_000)
+    monkeypatch.setattr(ct, "MAX_HTML_CHARS", 5_000)
     html = "<html><body><main>" + "<p>lorem ipsum dolor sit amet</p>" * 2_000 + "</main></body></html>"
     text = main_text(html, URL)[1]
     assert 0 < len(text) < 5_000
 
 
 def test_too_many_elements_keeps_body_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tx, "MAX_ELEMENTS", 50)
+    monkeypatch.setattr(ct, "MAX_ELEMENTS", 50)
     html = "<html><body>" + "<div><span>item</span></div>" * 100 + "</body></html>"
-    monkeypatch.setattr(tx, "_extract", lambda *a, **k: pytest.fail("trafilatura must not run"))
+    monkeypatch.setattr(ct, "trafilatura_blocks", lambda *a, **k: pytest.fail("trafilatura must not run"))
     assert main_text(html, URL, body_text="rendered items") == ("", "rendered items")
 
 
@@ -185,13 +188,13 @@ def test_too_many_elements_keeps_body_text(monkeypatch: pytest.MonkeyPatch) -> N
     ],
 )
 def test_page_title(head: str, body: str, expected: str) -> None:
-    tree = tx._parse(f"<html><head>{head}</head><body>{body}</body></html>")
+    tree = tx.parse(f"<html><head>{head}</head><body>{body}</body></html>")
     assert tree is not None
     assert page_title(tree) == expected
 
 
 def test_approx_inner_text_skips_invisible_and_breaks_blocks() -> None:
-    tree = tx._parse(
+    tree = tx.parse(
         "<html><head><title>T</title></head><body><script>var x=1;</script><style>p{}</style>"
         "<div>One <b>bold</b></div><p style='display: none'>gone</p><p>Two</p><noscript>ns</noscript></body></html>"
     )
@@ -200,7 +203,7 @@ def test_approx_inner_text_skips_invisible_and_breaks_blocks() -> None:
 
 
 def test_paragraphize_converts_only_prose_leaf_divs() -> None:
-    tree = tx._parse(
+    tree = tx.parse(
         "<html><body><div id='outer'><div id='prose'>Some <em>plain</em> prose</div>"
         "<div id='links'><a href='/a'>Link one</a> <a href='/b'>two</a></div>"
         "<div id='empty'> </div></div></body></html>"

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..extraction.text import main_text
+from ..extraction.content import main_text
 
 PUBLISHED = {
     "trafilatura 2.0.0": (0.958, 0.938, 0.978),

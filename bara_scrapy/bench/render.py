@@ -92,10 +92,43 @@ def media_html(ref: MediaRef, hosts: Hosts, uid: str) -> str:
     return f'<video controls preload="metadata"{poster} src="{u}"></video>'
 
 
+_ITEM_MARKUP = {  # (start, item, end): each item has a label {l} and a key sentence {s}
+    "entries": ("", '<article class="entry"><h3>{l}</h3><p>{s}</p></article>', ""),
+    "card_grid": ('<div class="cards">', '<div class="card"><h3 class="card-title">{l}</h3>'
+                  '<div class="card-body">{s}</div><div class="card-footer">Item {n}</div></div>', "</div>"),
+    "quotes": ('<ul class="comments">', '<li class="comment"><span class="author">{l}</span> wrote:'
+               "<blockquote>{s}</blockquote></li>", "</ul>"),
+    "long_table": ('<table class="data"><thead><tr><th>#</th><th>Name</th><th>Note</th></tr></thead><tbody>',
+                   "<tr><td>{n}</td><td>{l}</td><td>{s}</td></tr>", "</tbody></table>"),
+    "accordion": ('<div class="faq">', '<details class="faq-item"><summary>{l}?</summary><div>{s}</div></details>',
+                  "</div>"),
+    "forum_thread": ('<div class="thread">', '<div class="post" id="post-{n}"><div class="post-meta">{l} · '
+                     'reply #{n}</div><div class="post-body">{s}</div></div>', "</div>"),
+    "search_results": ('<ol class="results">', '<li class="result"><h3>{l}</h3><cite>www.{k}.invalid/{n}</cite>'
+                       '<span class="snippet">{s}</span></li>', "</ol>"),
+}
+
+
+def items_html(block: Block) -> str:
+    """The list items of a block in its layout's markup.
+
+    >>> items_html(Block("static", layout="quotes", items=(("Ann", "Hi there."),)))[21:]
+    '<li class="comment"><span class="author">Ann</span> wrote:<blockquote>Hi there.</blockquote></li></ul>'
+    """
+    if not block.items:
+        return ""
+    start, item, end = _ITEM_MARKUP[block.layout]
+    body = "".join(item.format(l=escape(label), s=escape(text), n=n + 1, k=escape(label.split()[0].lower()))
+                   for n, (label, text) in enumerate(block.items))
+    return start + body + end
+
+
 def block_html(spec: SiteSpec, block: Block, hosts: Hosts, uid: str) -> str:
     """The content of a block as it stands in the final DOM."""
     start, item, end = _LINK_MARKUP[spec.layout]
     parts = [f"<p>{escape(p)}</p>" for p in block.paragraphs]
+    if block.items:
+        parts.append(items_html(block))
     if block.links:
         items = "".join(item.format(h=_a(hosts.href(lk.href)), t=escape(lk.text)) for lk in block.links)
         parts.append(start + items + end)
@@ -123,7 +156,7 @@ def batches(block: Block) -> list[Block]:
 
     return [
         Block(block.mechanism, block.paragraphs if k == 0 else (), cut(block.links, k), cut(block.media, k),
-              block.key if k == 0 else ())
+              block.key if k == 0 else (), block.layout, cut(block.items, k))
         for k in range(n)
     ]
 
@@ -160,6 +193,9 @@ def _script_config(spec: SiteSpec, page: PageSpec, page_index: int, hosts: Hosts
 def render_page(spec: SiteSpec, page: PageSpec, hosts: Hosts, page_index: int = 0) -> str:
     """The HTML document of a page."""
     nav = "".join(f'<li><a href="{_a(hosts.href(lk.href))}">{escape(lk.text)}</a></li>' for lk in spec.nav)
+    furniture = dict(page.boilerplate)
+    if "menu" in furniture:  # a promotional menu entry, not a link (it must not change the crawl)
+        nav += f'<li><span class="menu-label">{escape(furniture["menu"])}</span></li>'
     nav_html = f'<nav aria-label="Main"><ul>{nav}</ul></nav>'
     header = f'<header class="site-header"><span class="brand">{escape(spec.name)}</span>'
     header += ("</header>\n<aside class=\"sidebar\">" + nav_html + "</aside>") if spec.layout == "docs" \
@@ -178,6 +214,7 @@ def render_page(spec: SiteSpec, page: PageSpec, hosts: Hosts, page_index: int = 
         else:
             blocks.append(f'<section class="block js-block" id="b-{uid}"></section>')
     footer = "".join(f'<li><a href="{_a(hosts.href(lk.href))}">{escape(lk.text)}</a></li>' for lk in spec.footer)
+    footer += f'</ul><p class="footer-note">{escape(furniture["footer"])}</p><ul>' if "footer" in furniture else ""
     overlay = ""
     if "cookie_banner" in page.quirks or any(b.mechanism == "overlay" for b in page.blocks):
         overlay = ('<div id="cookie-banner" class="overlay" role="dialog" aria-modal="true"><div class="box">'
@@ -191,11 +228,35 @@ def render_page(spec: SiteSpec, page: PageSpec, hosts: Hosts, page_index: int = 
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(page.title)} | {escape(spec.name)}</title><style>{_CSS}</style></head>\n"
         f'<body class="{body_class}">\n{header}\n<main id="content">\n<h1>{escape(page.title)}</h1>\n'
-        + "\n".join(blocks)
+        + _share_bar(furniture, page_index) + "\n".join(blocks) + _related_box(furniture, page_index)
         + f'\n</main>\n<footer class="site-footer"><ul>{footer}</ul>'
-        f"<p>&copy; {escape(spec.name)}. All rights reserved.</p></footer>\n{overlay}\n"
+        f"<p>&copy; {escape(spec.name)}. All rights reserved.</p></footer>\n{overlay}{_cookie_notice(furniture)}\n"
         f"<script>const BENCH = {config};\n{_RUNTIME}</script>\n</body></html>\n"
     )
+
+
+# Planted furniture, in markup that varies with the page as it does across real sites.
+_SHARE = ('<div class="share-bar">{s} <span>Share on X</span> <span>Share on Facebook</span></div>',
+          '<ul class="social-share"><li>{s}</li><li>Email</li><li>Copy link</li></ul>')
+_RELATED = ('<aside class="related"><h2>Related articles</h2><ul><li>{s}</li></ul></aside>',
+            '<section class="related-posts"><h2>You may also like</h2><article class="teaser"><p>{s}</p></article>'
+            "</section>",
+            '<div id="recommended" class="recommendations"><h3>Recommended for you</h3><p>{s}</p></div>')
+
+
+def _share_bar(furniture: dict[str, str], index: int) -> str:
+    text = furniture.get("share")
+    return _SHARE[index % len(_SHARE)].format(s=escape(text)) + "\n" if text else ""
+
+
+def _related_box(furniture: dict[str, str], index: int) -> str:
+    text = furniture.get("related")
+    return "\n" + _RELATED[index % len(_RELATED)].format(s=escape(text)) if text else ""
+
+
+def _cookie_notice(furniture: dict[str, str]) -> str:
+    text = furniture.get("cookie")
+    return f'<div class="cookie-consent" role="region" aria-label="Cookies"><p>{escape(text)}</p></div>' if text else ""
 
 
 def batch_json(spec: SiteSpec, page_index: int, block_index: int, batch: int, hosts: Hosts) -> bytes:

@@ -30,6 +30,7 @@ METRICS: tuple[tuple[str, str, str], ...] = (
     ("Exact sites", "pages", "exact_rate"),
     ("BFS index", "pages", "bfs_agreement"),
     ("Text R", "text", "recall"),
+    ("Boiler leak", "boilerplate", "leak_rate"),
     ("Image P", "images", "precision"),
     ("Image R", "images", "recall"),
     ("Video P", "videos", "precision"),
@@ -125,7 +126,21 @@ def _quirk_tables(variants: Mapping[str, Any], names: list[str]) -> list[str]:
         bad = max((r.get("bad_expected", 0) for r in rows), default=0)
         if bad:
             bad_lines.append(f"| {q} | {bad} | " + " | ".join(str(r.get("bad_leaked", 0)) for r in rows) + " |")
-    return lines + (bad_lines if len(bad_lines) > 5 else [])
+    return lines + (bad_lines if len(bad_lines) > 5 else []) + _text_table(variants, names, quirks)
+
+
+def _text_table(variants: Mapping[str, Any], names: list[str], quirks: list[str]) -> list[str]:
+    """Text recall (key sentences found) and precision (planted furniture leaked) per quirk."""
+    lines = ["", "## Per quirk: text recall / boilerplate leaked (leaked of planted)", "",
+             "| Quirk | Key sentences | Planted | " + " | ".join(names) + " |", "|---" * (len(names) + 3) + "|"]
+    for q in quirks:
+        rows = [variants[v]["summary"]["quirks"].get(q, {}) for v in names]
+        keys = max((r.get("text_expected", 0) for r in rows), default=0)
+        planted = max((r.get("boiler_planted", 0) for r in rows), default=0)
+        if keys or planted:
+            cells = [f"{_fmt(r.get('text_recall'), '')} / {r.get('boiler_leaked', 0)}" for r in rows]
+            lines.append(f"| {q} | {keys} | {planted} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def _site_table(variants: Mapping[str, Any], names: list[str]) -> list[str]:

@@ -100,6 +100,7 @@ class SiteScore:
     bfs_agree: int = 0  # truth pages returned with the same bfs_index
     duplicate_items: int = 0
     text: Counts = field(default_factory=Counts)
+    boilerplate: Counts = field(default_factory=Counts)  # expected = planted sentences, found = leaked into text
     images: Counts = field(default_factory=Counts)
     videos: Counts = field(default_factory=Counts)
     embeds: Counts = field(default_factory=Counts)
@@ -197,6 +198,11 @@ def score_site(
             score.text.expected += 1
             score.text.found += hit
             score.tag(key.quirks, "text", 1, int(hit))
+        for planted in page.boilerplate:
+            leak = _norm(planted.text) in text
+            score.boilerplate.expected += 1
+            score.boilerplate.found += leak
+            score.tag(planted.quirks, "leak", 1, int(leak))
         for name, expected in (("images", page.images), ("videos", page.videos), ("embeds", page.embeds)):
             getattr(score, name).add(_match(expected, _urls(got, name), score, name))
         for name, kind in (("images", "image"), ("videos", "video")):
@@ -226,7 +232,7 @@ def _counts_dict(c: Counts) -> dict[str, Any]:
 
 def aggregate(scores: Sequence[SiteScore]) -> dict[str, Any]:
     """Micro-averaged totals over sites (plus macro page precision/recall), and per quirk."""
-    totals = {name: Counts() for name in ("pages", "text", "images", "videos", "embeds")}
+    totals = {name: Counts() for name in ("pages", "text", "boilerplate", "images", "videos", "embeds")}
     quirks: dict[str, dict[str, Counts]] = {}
     statuses: Counter[str] = Counter()
     extra: Counter[str] = Counter()
@@ -246,12 +252,15 @@ def aggregate(scores: Sequence[SiteScore]) -> dict[str, Any]:
     leaked = sum(len(s.bad_leaked) for s in scores)
     per_quirk: dict[str, Any] = {}
     for q, cats in sorted(quirks.items()):
-        good = [c for cat, c in cats.items() if cat != "bad"]
+        good = [c for cat, c in cats.items() if cat not in ("bad", "leak")]
         expected, found = sum(c.expected for c in good), sum(c.found for c in good)
-        bad = cats.get("bad", Counts())
+        bad, leak, text = cats.get("bad", Counts()), cats.get("leak", Counts()), cats.get("text", Counts())
         per_quirk[q] = {
             "expected": expected, "found": found, "recall": _rate(found, expected),
             "bad_expected": bad.expected, "bad_leaked": bad.found, "leak_rate": _rate(bad.found, bad.expected),
+            "text_expected": text.expected, "text_recall": text.recall,
+            "boiler_planted": leak.expected, "boiler_leaked": leak.found,
+            "boiler_leak_rate": _rate(leak.found, leak.expected),
             "by_category": {cat: _counts_dict(c) for cat, c in sorted(cats.items())},
         }
     return {
@@ -267,6 +276,8 @@ def aggregate(scores: Sequence[SiteScore]) -> dict[str, Any]:
             "duplicate_items": sum(s.duplicate_items for s in scores),
         },
         "text": _counts_dict(totals["text"]),
+        "boilerplate": {"planted": totals["boilerplate"].expected, "leaked": totals["boilerplate"].found,
+                        "leak_rate": _rate(totals["boilerplate"].found, totals["boilerplate"].expected)},
         "images": _counts_dict(totals["images"]),
         "videos": _counts_dict(totals["videos"]),
         "embeds": _counts_dict(totals["embeds"]),

@@ -35,6 +35,10 @@ MEDIA_FEATURES = (
     "video_script", "hls", "blob_mse", "blob_fetch", "iframe_thirdparty", "iframe_offsite",
     "redirect_cdn", "bad_404", "bad_html200", "bad_wrong_kind", "dash_mse",
 )
+# Content laid out as a list of short items (`Block.layout`), one key sentence per item.
+LIST_FEATURES = ("card_grid", "quotes", "long_table", "accordion", "forum_thread", "search_results")
+# Furniture planted on every page, one sentence each, that `text` must leave out.
+BOILERPLATE = ("menu", "footer", "cookie", "related", "share")
 WIDE_HUB_WIDTH = 8  # W of wide-hub sites (their hub links to more pages than that)
 BAD_QUIRKS = {"bad_404": "404", "bad_html200": "html200", "bad_wrong_kind": "wrong_kind"}
 
@@ -76,7 +80,9 @@ class Block:
     paragraphs: tuple[str, ...] = ()
     links: tuple[Link, ...] = ()
     media: tuple[MediaRef, ...] = ()
-    key: tuple[str, ...] = ()  # key sentences (each appears in `paragraphs`)
+    key: tuple[str, ...] = ()  # key sentences (each appears in `paragraphs` or `items`)
+    layout: str = ""  # one of LIST_FEATURES, or "entries" (feed / load-more items), or "" (prose)
+    items: tuple[tuple[str, str], ...] = ()  # (label, sentence) per list item: author, title, name, question
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class PageSpec:
     title: str
     blocks: tuple[Block, ...] = ()
     quirks: tuple[str, ...] = ()  # page-level: flaky_503, cookie_banner, calendar, deep_branch, ...
+    boilerplate: tuple[tuple[str, str], ...] = ()  # (BOILERPLATE kind, sentence) that text must not hold
 
 
 @dataclass(frozen=True)
@@ -287,6 +294,8 @@ class _Builder:
         self.site_id = f"s{index:02d}"
         self.layout = LAYOUTS[index % len(LAYOUTS)]
         self.features = _deal(LINK_FEATURES, 3, index, seed) + _deal(MEDIA_FEATURES, 4, index, seed)
+        self.list_features = _deal(LIST_FEATURES, 2, index, seed)
+        self.lists = random.Random(f"bara-bench/{seed}/{index}/lists")
         self.nodes: dict[str, _Node] = {}
         self.nav: list[Link] = []
         self.footer: list[Link] = []
@@ -380,7 +389,13 @@ class _Builder:
             text = paragraph(self.rng, 2)
             n_media = 2 if mechanism in ("feed", "load_more") else 1
             media = tuple(self.image() for _ in range(n_media))
-            node.blocks.append(Block(mechanism, (text,), tuple(moved), media, (text.split(". ")[0] + ".",)))
+            key = (text.split(". ")[0] + ".",)
+            if mechanism in ("feed", "load_more"):  # entries with their own text, one per batch or more
+                items = self.list_items(len(moved) + 4)
+                node.blocks.append(Block(mechanism, (text,), tuple(moved), media, key + tuple(s for _, s in items),
+                                         "entries", items))
+                continue
+            node.blocks.append(Block(mechanism, (text,), tuple(moved), media, key))
             if mechanism == "overlay":  # the gated block is tagged "overlay", the whole page "cookie_banner"
                 node.quirks.append("cookie_banner")
 
@@ -441,6 +456,23 @@ class _Builder:
                                    ("broken_link",)))
         # page_budget is applied after the structure is frozen
 
+    # list features: drawn from their own generator, so the sites' structure does not change
+    def list_items(self, n: int) -> tuple[tuple[str, str], ...]:
+        return tuple((" ".join(slug_word(self.lists).capitalize() for _ in range(2)), sentence(self.lists))
+                     for _ in range(n))
+
+    def apply_list_feature(self, feature: str) -> None:
+        n = self.lists.randint(20, 30) if feature == "long_table" else self.lists.randint(5, 10)
+        items = self.list_items(n)
+        pool = [p for p, node in self.nodes.items() if not node.quirks]
+        node = self.nodes[self.lists.choice(pool)]
+        mechanism = self.lists.choice(("static", "static", "script"))
+        node.blocks.append(Block(mechanism, (), (), (), tuple(s for _, s in items), feature, items))
+
+    def boilerplate(self, path: str) -> tuple[tuple[str, str], ...]:
+        rng = random.Random(f"{self.site_id}/boilerplate/{path}")
+        return tuple((kind, sentence(rng)) for kind in BOILERPLATE)
+
     # media features
     def apply_media_feature(self, feature: str) -> None:
         for node in self.pick(self.rng.randint(1, 2), max_depth=2):
@@ -486,7 +518,8 @@ class _Builder:
         text = tuple(paragraph(self.rng, self.rng.randint(3, 4)) for _ in range(self.rng.randint(2, 3)))
         key = tuple(p.split(". ")[i] + "." for p, i in zip(text, (0, 1), strict=False))
         static = Block("static", text, tuple(node.links), tuple(node.media), key)
-        return PageSpec(node.path, node.title, (static, *node.blocks), tuple(node.quirks))
+        return PageSpec(node.path, node.title, (static, *node.blocks), tuple(node.quirks),
+                        self.boilerplate(node.path))
 
     def build(self) -> SiteSpec:
         self.tree()
@@ -495,12 +528,14 @@ class _Builder:
                 self.apply_link_feature(feature)
             else:
                 self.apply_media_feature(feature)
+        for feature in self.list_features:
+            self.apply_list_feature(feature)
         name = f"{slug_word(self.rng).capitalize()} {self.layout.title()}"
         spec = SiteSpec(
             site_id=self.site_id, name=name, layout=self.layout,
             pages=tuple(self.page_spec(n) for n in self.nodes.values()),
             nav=tuple(self.nav), footer=tuple(self.footer), redirects=tuple(self.redirects),
-            robots_disallow=tuple(self.robots), calendar=self.calendar, features=self.features,
+            robots_disallow=tuple(self.robots), calendar=self.calendar, features=self.features + self.list_features,
         )
         if "wide_hub" in self.features:  # the hub's own budget: W binds on a small site
             spec = SiteSpec(**{**_fields(spec), "budget": Budget(max_width=WIDE_HUB_WIDTH)})

@@ -59,6 +59,7 @@ class PageTruth:
     status: str  # "ok" | "failed" (the page does not exist)
     quirks: tuple[str, ...] = ()
     key_sentences: tuple[KeySentence, ...] = ()
+    boilerplate: tuple[KeySentence, ...] = ()  # planted furniture sentences `text` must not hold
     images: tuple[ExpectedMedia, ...] = ()
     videos: tuple[ExpectedMedia, ...] = ()
     embeds: tuple[ExpectedMedia, ...] = ()
@@ -179,9 +180,11 @@ def _page_truth(
     base = page.quirks
     keys: list[KeySentence] = []
     found: dict[str, list[ExpectedMedia]] = {"image": [], "video": [], "embed": [], "bad": []}
+    layouts = tuple(b.layout for b in page.blocks if b.layout and b.layout != "entries")
     for block in page.blocks:
         mech = () if block.mechanism == "static" else (block.mechanism,)
-        keys += [KeySentence(k, _unique(base + mech)) for k in block.key]
+        layout = (block.layout,) if block.layout and block.layout != "entries" else ()
+        keys += [KeySentence(k, _unique(base + mech + layout)) for k in block.key]
         for m in block.media:
             host = ("cdn",) if m.url.startswith("cdn:") else ()
             tags = _unique((m.quirk, *host, *mech, *base))
@@ -193,6 +196,7 @@ def _page_truth(
                 found["image"].append(ExpectedMedia(canonicalize(hosts.resolve(m.poster)), "image", (), poster_tags))
     return PageTruth(
         url, final, depth, index, parent, "ok", _unique(via + base), tuple(keys),
+        tuple(KeySentence(text, _unique((f"boiler_{kind}", *base, *layouts))) for kind, text in page.boilerplate),
         tuple(found["image"]), tuple(found["video"]), tuple(found["embed"]), tuple(found["bad"]),
         tuple(c for c, _ in children), width_dropped,
     )

@@ -14,11 +14,14 @@ from pydantic import BaseModel, Field
 from ..instructions import Instructions
 from ..items import Media
 from ..snapshot import PageSnapshot
+from .blocks import Block
 
 
 class Extraction(BaseModel):
     title: str = ""
     text: str = ""
+    markdown: str = ""  # the same content as `text`, with headings, lists, tables and links
+    blocks: list[Block] = Field(default_factory=list, exclude=True)  # what both were written from
     images: list[Media] = Field(default_factory=list)
     videos: list[Media] = Field(default_factory=list)
     embeds: list[Media] = Field(default_factory=list)

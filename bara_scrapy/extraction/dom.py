@@ -1,4 +1,4 @@
-"""The deterministic extractor: main text via trafilatura, media from candidates."""
+"""The deterministic extractor: main text and Markdown (`content.py`), media from candidates."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import asyncio
 from ..instructions import Instructions
 from ..snapshot import PageSnapshot
 from .base import Extraction
+from .content import Content, page_content
 from .media import build_media
-from .text import main_text
 
 # Offload text extraction of pages larger than this to a thread.
 THREAD_ABOVE_CHARS = 200_000
@@ -21,23 +21,25 @@ SHORT_TEXT_CHARS = 1000
 SOURCE_FACTOR = 3
 
 
-def page_text(snapshot: PageSnapshot) -> tuple[str, str]:
-    """Title and main text: the rendered DOM's, or the served HTML's when scripts removed it."""
-    title, text = main_text(snapshot.html, snapshot.final_url, snapshot.body_text)
-    if len(text) < SHORT_TEXT_CHARS and snapshot.source_html:
-        source_title, source_text = main_text(snapshot.source_html, snapshot.final_url)
-        if len(source_text) >= max(SOURCE_FACTOR * len(text), SHORT_TEXT_CHARS // 2):
-            return title or source_title, source_text
-    return title, text
+def page_text(snapshot: PageSnapshot) -> Content:
+    """Title, text and Markdown: the rendered DOM's, or the served HTML's when scripts removed it."""
+    content = page_content(snapshot.html, snapshot.final_url, snapshot.body_text)
+    if len(content.text) < SHORT_TEXT_CHARS and snapshot.source_html:
+        source = page_content(snapshot.source_html, snapshot.final_url)
+        if len(source.text) >= max(SOURCE_FACTOR * len(content.text), SHORT_TEXT_CHARS // 2):
+            return Content(content.title or source.title, source.text, source.markdown, source.method, source.blocks)
+    return content
 
 
 def extract_dom(snapshot: PageSnapshot) -> Extraction:
     """Pure: the page's title, main text and media candidates."""
-    title, text = page_text(snapshot)
+    content = page_text(snapshot)
     media = build_media(snapshot.candidates, snapshot.network)
     return Extraction(
-        title=title or snapshot.title,
-        text=text,
+        title=content.title or snapshot.title,
+        text=content.text,
+        markdown=content.markdown,
+        blocks=list(content.blocks),
         images=media.images,
         videos=media.videos,
         embeds=media.embeds,

@@ -22,9 +22,12 @@ import trafilatura
 from lxml.html import HtmlElement
 from trafilatura.utils import load_html
 
+from .blocks import Block, from_trafilatura_xml, tree_blocks
+
 MAX_HTML_CHARS = 4_000_000  # larger documents are cut (what a reader sees is near the top)
 MAX_ELEMENTS = 40_000  # trafilatura costs ~50 us per element: beyond ~2 s, keep the body text
 MAX_TITLE_CHARS = 500
+INCLUDE_COMMENTS = False
 # Measured on the article-extraction-benchmark (see bara_scrapy/bench/articles.py):
 ESCALATE_BELOW = 0.10  # precise text under 10% of the body's words: try the balanced mode
 BROADER_FACTOR = 3.0  # ... and keep it when it has at least three times the words
@@ -138,64 +141,34 @@ def page_title(tree: HtmlElement) -> str:
     return ""
 
 
-def _extract(tree: HtmlElement, url: str, precise: bool) -> str:
-    """trafilatura's text; tables kept (readers see them), comments left out."""
+def trafilatura_blocks(tree: HtmlElement, url: str, precise: bool) -> list[Block]:
+    """trafilatura's main content as blocks; tables kept (readers see them), comments left out."""
     try:
         found = trafilatura.extract(
-            tree, url=url or None, favor_precision=precise, include_comments=False, include_tables=True
+            tree, url=url or None, favor_precision=precise, include_comments=INCLUDE_COMMENTS, include_tables=True,
+            include_links=True, output_format="xml",
         )
-        return tidy(found or "")
+        root = from_trafilatura_xml(found) if found else None
+        return tree_blocks(root, url) if root is not None else []
     except Exception:  # trafilatura on hostile input: the fallback handles it
         logger.debug("trafilatura failed on %s", url, exc_info=True)
-        return ""
+        return []
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
     """Valid UTF-8 without control characters (lone surrogates become "?")."""
     return _CONTROL_RE.sub("", text.encode("utf-8", "replace").decode("utf-8"))
 
 
-def _parse(html: str) -> HtmlElement | None:
+def parse(html: str) -> HtmlElement | None:
     """lxml tree of a document; a fragment or plain text is parsed as a body's content."""
-    for attempt in (html, f"<html><body>{_clean(html)}</body></html>"):
+    for attempt in (html, f"<html><body>{clean(html)}</body></html>"):
         try:
             tree = load_html(attempt)
         except Exception:
             tree = None
         if tree is not None:
-            for el in tree.xpath("//*[@hidden]"):  # not rendered, whatever the CSS says
+            for el in tree.xpath("//*[@hidden]|//template"):  # not rendered, whatever the CSS says
                 el.drop_tree()
             return tree
     return None
-
-
-def main_text(html: str, url: str, body_text: str = "") -> tuple[str, str]:
-    """(title, text) of a page; see the module docstring for the escalation. Never raises."""
-    body_text = tidy(_clean(body_text)) if isinstance(body_text, str) else ""
-    try:
-        return _main_text(html, url or "", body_text)
-    except Exception:  # a crawl must not die on one page
-        logger.warning("text extraction failed on %s", url, exc_info=True)
-        return "", body_text
-
-
-def _main_text(html: str | bytes, url: str, body_text: str) -> tuple[str, str]:
-    if isinstance(html, bytes):
-        html = html.decode("utf-8", errors="replace")
-    html = html[:MAX_HTML_CHARS] if isinstance(html, str) else ""
-    tree = _parse(html) if html.strip() else None
-    if tree is None:
-        return "", body_text
-    title = page_title(tree)
-    body = body_text or approx_inner_text(tree)
-    if sum(1 for _ in tree.iter()) > MAX_ELEMENTS:
-        return _clean(title), _clean(body)
-    paragraphize(tree)
-    text = _extract(tree, url, precise=True)
-    if is_little(text, body, ESCALATE_BELOW):
-        broader = _extract(tree, url, precise=False)
-        if words(broader) >= BROADER_FACTOR * words(text):
-            text = broader
-    if is_little(text, body):
-        text = body
-    return _clean(title), _clean(text)

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from ..config import BaraConfig
 from ..extraction.base import Extraction, Extractor
+from ..extraction.blocks import Block, to_markdown
 from ..extraction.dom import DomExtractor
 from ..instructions import Instructions
 from ..items import Media
@@ -86,17 +87,27 @@ def grounded_title(title: str | None, page_texts: Sequence[str]) -> str | None:
 
 
 def block_source(body_text: str, main_text: str) -> str:
-    """The text the model chooses blocks from: the rendered body text when it has line structure
-    (so the model can also recover what the main-text extractor missed), else the DOM main text.
+    """The text the model chooses blocks from: the DOM extraction's text (one line per block, every
+    item of a list or thread kept, furniture pruned), so `text` and `markdown` map back to its blocks;
+    the rendered body text only when the extraction found nothing.
 
-    >>> block_source("Menu\\nStory", "Story")
-    'Menu\\nStory'
-    >>> block_source("MenuStory", "Story")
+    >>> block_source("Menu\\nStory\\nFooter", "Story")
     'Story'
+    >>> block_source("Menu\\nStory", "")
+    'Menu\\nStory'
     """
-    if "\n" in body_text.strip() or not main_text:
-        return body_text
-    return main_text
+    return main_text if main_text.strip() else body_text
+
+
+def chosen_markdown(blocks: Sequence[Block], text: str) -> str:
+    """Markdown of the model's chosen lines: the DOM blocks they are (or are cut from), else plain paragraphs.
+
+    >>> chosen_markdown([Block("h", "Otters", "Otters", 1), Block("li", "Menu", "Menu")], "Otters")
+    '# Otters'
+    """
+    lines = [line for line in text.split("\n") if line.strip()]
+    kept = [b for b in blocks if any(line in b.text for line in lines)]
+    return to_markdown(kept) if kept else "\n\n".join(lines)
 
 
 def _by_url(media: Sequence[Media]) -> dict[str, Media]:
@@ -145,6 +156,7 @@ def apply_choice(choice: PageChoice, prompt: PagePrompt, dom: Extraction, name: 
     ids, lost = resolve(choice.text_blocks or [], "T", {k: k for k in prompt.blocks})
     dropped += lost
     text = "\n".join(prompt.blocks[i] for i in sorted(ids, key=lambda i: int(i[1:]))) or dom.text
+    markdown = chosen_markdown(dom.blocks, text) if text != dom.text else dom.markdown
     title = grounded_title(choice.title, [page_title, dom.title, *prompt.blocks.values()])
     if choice.title and title is None:
         dropped += 1
@@ -152,6 +164,7 @@ def apply_choice(choice: PageChoice, prompt: PagePrompt, dom: Extraction, name: 
     extraction = LlmExtraction(
         title=title or dom.title,
         text=text,
+        markdown=markdown,
         images=_narrow(dom.images, prompt.images, picked["images"]),
         videos=_narrow(dom.videos, prompt.videos, picked["videos"]),
         embeds=list(dom.embeds),

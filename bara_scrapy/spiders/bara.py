@@ -146,6 +146,7 @@ class BaraSpider(Spider):
                 self.crawler.stats.inc_value("bara/verify/rejected/unresolvable_blob", len(extraction.unresolved))
         item.title = extraction.title or snapshot.title
         item.text = extraction.text
+        item.markdown = extraction.markdown if usable else None
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
         item.extractor = extraction.extractor
         meta["bara_outcome"] = AttemptOutcome(

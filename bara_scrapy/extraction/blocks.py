@@ -1,0 +1,218 @@
+"""A tree of content as reading-order blocks, and the `text` and `markdown` written from them.
+
+One `Block` per line a reader sees: a heading, a paragraph, a list item, a table row,
+a quote, a code block. `text` and `markdown` are two renderings of the same blocks,
+so they always agree: stripping the Markdown marks gives the text back.
+
+`tree_blocks` walks HTML element names; trafilatura's XML output is renamed to HTML
+first (`from_trafilatura_xml`), so both extraction paths share one walker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from .boilerplate import INVISIBLE
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body dd details dialog div dl dt fieldset figcaption figure footer form "
+    "h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody thead tfoot tr ul".split()
+)
+_KIND = {"h1": "h", "h2": "h", "h3": "h", "h4": "h", "h5": "h", "h6": "h", "li": "li", "dt": "li", "dd": "li",
+         "blockquote": "quote", "pre": "code"}
+_XML_NAMES = {"head": "h2", "list": "ul", "item": "li", "row": "tr", "cell": "td", "quote": "blockquote",
+              "code": "pre", "ref": "a", "hi": "span", "lb": "br", "graphic": "img", "main": "div", "doc": "div",
+              "comments": "div"}
+_SPACES = re.compile(r"\s+")
+_LINKABLE = ("http:", "https:", "/", "mailto:")
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # h | p | li | row | quote | code
+    text: str  # plain, one line
+    md: str  # the same content as Markdown, one line
+    level: int = 0  # heading level (h), 1 for a table's first row
+    marked: bool = False  # inside one of the elements the caller marked (a repeated group's items)
+
+
+def _norm(s: str) -> str:
+    return _SPACES.sub(" ", s).strip()
+
+
+def _cell_text(el: HtmlElement) -> str:
+    return _norm("".join(el.itertext())).replace("|", "\\|")
+
+
+def _is_data_row(tr: HtmlElement) -> bool:
+    """A row whose cells hold only inline content (layout tables nest blocks in cells)."""
+    return all(not any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in cell.iterdescendants())
+               for cell in tr if cell.tag in ("td", "th"))
+
+
+class _Walker:
+    def __init__(self, base_url: str, marks: frozenset[HtmlElement]) -> None:
+        self.base = base_url
+        self.marks = marks
+        self.inside = 0  # depth of marked elements around the current one
+        self.href = ""  # target of a link wrapping block-level content
+        self.blocks: list[Block] = []
+        self.text: list[str] = []
+        self.md: list[str] = []
+        self.rows = 0  # rows of the current table
+
+    def flush(self, kind: str, level: int = 0) -> None:
+        text, md = _norm("".join(self.text)), _norm("".join(self.md))
+        self.text, self.md = [], []
+        if self.href and text and "](" not in md:
+            md = f"[{md}]({self.href})"
+        if text:
+            self.blocks.append(Block(kind, text, md or text, level, self.inside > 0))
+
+    def inline(self, s: str | None) -> None:
+        if s:
+            self.text.append(s)
+            self.md.append(s)
+
+    def walk(self, el: HtmlElement, kind: str) -> None:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if not tag or tag in INVISIBLE:
+            return
+        marked = el in self.marks
+        if marked:
+            self.flush(kind)
+            self.inside += 1
+        self._walk(el, tag, kind)
+        if marked:
+            self.flush(kind)
+            self.inside -= 1
+
+    def _walk(self, el: HtmlElement, tag: str, kind: str) -> None:
+        if tag == "br":
+            self.flush(kind)
+        elif tag == "tr" and len(el) and _is_data_row(el):
+            self.flush(kind)
+            cells = [_cell_text(c) for c in el if c.tag in ("td", "th")]
+            if any(cells):
+                self.blocks.append(Block("row", " | ".join(cells), "| " + " | ".join(cells) + " |",
+                                         int(self.rows == 0), self.inside > 0))
+                self.rows += 1
+        elif tag == "a" and el.get("href"):
+            href = urljoin(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
+            href = href.replace(" ", "%20").replace(")", "%29") if href.startswith(_LINKABLE) else ""
+            if any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants()):
+                saved, self.href = self.href, href or self.href  # a card's <a><h3>title</h3></a>
+                self._walk(el, "span", kind)
+                self.href = saved
+                return
+            raw = "".join(el.itertext())
+            label = _norm(raw)
+            if label:
+                before, after = " " * raw[:1].isspace(), " " * raw[-1:].isspace()  # "reported<a> X</a>"
+                self.text.append(before + label + after)
+                self.md.append(before + (f"[{label}]({href})" if href else label) + after)
+        elif tag in BLOCK_TAGS:
+            inner = _KIND.get(tag, "p" if kind == "row" else kind)
+            self.flush(kind)
+            if tag == "table":
+                saved_rows, self.rows = self.rows, 0
+            self.inline(el.text)
+            for child in el:
+                self.walk(child, inner)
+                self.inline(child.tail)
+            self.flush(inner, int(tag[1]) if tag in _HEADINGS else 2 if inner == "h" else 0)
+            if tag == "table":
+                self.rows = saved_rows
+            return
+        else:
+            self.inline(el.text)
+            for child in el:
+                self.walk(child, kind)
+                self.inline(child.tail)
+
+
+def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElement] = frozenset()) -> list[Block]:
+    """The blocks of a tree in document order.
+
+    >>> from lxml.html import fromstring
+    >>> [(b.kind, b.md) for b in tree_blocks(fromstring(
+    ...     '<div><h2>Top</h2><ul><li>One <a href="/x">link</a></li></ul><p>Done<br>Next</p></div>'), "http://h/")]
+    [('h', 'Top'), ('li', 'One [link](http://h/x)'), ('p', 'Done'), ('p', 'Next')]
+    """
+    walker = _Walker(base_url, marks)
+    walker.walk(root, "p")
+    walker.flush("p")
+    return walker.blocks
+
+
+def from_trafilatura_xml(xml: str) -> HtmlElement | None:
+    """trafilatura's XML output with HTML element names (head -> h2, list/item -> ul/li, row/cell -> tr/td, ...)."""
+    try:
+        root = etree.fromstring(xml.encode("utf-8"), etree.XMLParser(recover=True, huge_tree=True))
+    except etree.XMLSyntaxError:
+        return None
+    if root is None:
+        return None
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        rend = el.get("rend") or ""
+        if el.tag == "head":
+            el.tag = rend if rend in ("h1", "h2", "h3", "h4", "h5", "h6") else "h2"
+        elif el.tag == "ref":
+            el.tag = "a"
+            el.set("href", el.get("target") or "")
+        elif el.tag == "cell":
+            el.tag = "th" if el.get("role") == "head" else "td"
+        else:
+            el.tag = _XML_NAMES.get(el.tag, el.tag)
+    return root
+
+
+def to_text(blocks: list[Block]) -> str:
+    """One block per line."""
+    return "\n".join(b.text for b in blocks)
+
+
+def to_markdown(blocks: list[Block]) -> str:
+    """Headings as #, list items as -, table rows as | | (a header rule after each table's first row),
+    quotes as >, code fenced; consecutive items and rows stay together.
+
+    >>> print(to_markdown([Block("h", "T", "T", 1), Block("li", "a", "a"), Block("li", "b", "b"),
+    ...                    Block("row", "x | y", "| x | y |", 1), Block("row", "1 | 2", "| 1 | 2 |")]))
+    # T
+    <BLANKLINE>
+    - a
+    - b
+    <BLANKLINE>
+    | x | y |
+    | --- | --- |
+    | 1 | 2 |
+    """
+    out: list[str] = []
+    prev = ""
+    for b in blocks:
+        if b.kind == "h":
+            line = "#" * max(1, min(b.level, 6)) + " " + b.md
+        elif b.kind == "li":
+            line = "- " + b.md
+        elif b.kind == "quote":
+            line = "> " + b.md
+        elif b.kind == "code":
+            line = "```\n" + b.text + "\n```"
+        else:
+            line = b.md
+        together = b.kind == prev and b.kind in ("li", "row", "quote") and not (b.kind == "row" and b.level)
+        if out and not together:
+            out.append("")
+        out.append(line)
+        if b.kind == "row" and b.level:
+            out.append("|" + " --- |" * (b.md.count(" | ") + 1))
+        prev = b.kind
+    return "\n".join(out)

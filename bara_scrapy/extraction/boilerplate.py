@@ -1,0 +1,146 @@
+"""What a reader skips: navigation, site header and footer, banners, share bars, ads, related boxes.
+
+`prune(root)` removes those from a (copied) lxml tree, keeping everything else in
+place, so the structural pass (`lists.py`, `blocks.py`) sees the page's content
+in reading order. Three cheap signals, all explainable:
+
+1. landmarks: <nav>, <aside>, <dialog>, and <header>/<footer> that are not inside
+   an <article>/<section>/<main> (the HTML rule that makes them the page's banner and
+   contentinfo); ARIA roles navigation, banner, contentinfo, complementary, search;
+2. class/id tokens naming boilerplate (cookie, consent, share, related, ad, ...);
+3. when the page has one <main> (or role=main), only it is content.
+
+An element that holds the page's <main> or half its text is never removed (wrappers
+named "page-sidebar-layout", an <article class="post has-sidebar">).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lxml.html import HtmlElement
+
+INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select".split())
+LANDMARK_TAGS = frozenset({"nav", "aside", "dialog"})
+EDGE_TAGS = frozenset({"header", "footer"})  # boilerplate unless inside one of SECTIONING
+SECTIONING = frozenset({"article", "section", "main", "aside", "nav"})
+BOILER_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog"})
+BOILER_TOKENS = frozenset(
+    "cookie cookies consent gdpr cmp share sharing sharebar social socials related recommended recommendations "
+    "advert adverts advertisement advertising ad ads adsbygoogle sponsor sponsored promo newsletter subscribe "
+    "breadcrumb breadcrumbs pagination pager navbar menu megamenu sidebar skip toolbar masthead topbar "
+    "signup paywall popup modal banner outbrain taboola popular trending hidden".split()
+)
+EDGE_NAMES = frozenset({"header", "footer", "site-header", "site-footer", "page-header", "page-footer",
+                        "global-header", "global-footer", "main-header", "main-footer", "top-bar", "bottom-bar",
+                        "sr-only", "visually-hidden", "screen-reader-text"})
+HOLDS_SHARE = 0.5
+_TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
+
+
+@lru_cache(maxsize=8192)  # class names repeat across a page and a site
+def tokens(value: str) -> frozenset[str]:
+    """Lower-case word tokens of a class or id attribute (split on space, -, _ and camelCase).
+
+    >>> sorted(tokens("post-share_bar cookieConsent"))
+    ['bar', 'consent', 'cookie', 'post', 'share']
+    """
+    return frozenset(t.lower() for t in _TOKEN_SPLIT.split(value) if t)
+
+
+def is_boilerplate(el: HtmlElement) -> bool:
+    """Whether an element is page furniture by its tag, role or class/id names (pure on the element).
+
+    >>> from lxml.html import fromstring
+    >>> [is_boilerplate(fromstring(h)) for h in ('<nav>x</nav>', '<div class="share-bar">x</div>',
+    ...  '<div class="card-header">x</div>', '<div id="footer">x</div>', '<div class="comment">x</div>')]
+    [True, True, False, True, False]
+    """
+    tag = el.tag if isinstance(el.tag, str) else ""
+    if tag in INVISIBLE or tag in LANDMARK_TAGS:
+        return True
+    if (el.get("role") or "").strip().lower() in BOILER_ROLES:
+        return True
+    if el.get("aria-hidden") == "true" or el.get("hidden") is not None:
+        return True
+    style = (el.get("style") or "").replace(" ", "").lower()
+    if "display:none" in style or "visibility:hidden" in style:
+        return True
+    if tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors()):
+        return True
+    names = [n for n in ((el.get("class") or "").split() + (el.get("id") or "").split()) if n]
+    if any(n.lower() in EDGE_NAMES for n in names):
+        return True
+    return any(tokens(n) & BOILER_TOKENS for n in names)
+
+
+def _holds_content(el: HtmlElement, page_chars: int) -> bool:
+    """An element wrapping the page's main content is never furniture, whatever its name:
+    it is or holds the <main>, or it holds `HOLDS_SHARE` of the page's text."""
+    if el.tag in ("html", "body", "main") or el.xpath(".//main|.//*[@role='main']"):
+        return True
+    return len(el.text_content()) >= HOLDS_SHARE * page_chars
+
+
+def main_root(root: HtmlElement) -> HtmlElement:
+    """The page's single <main> (or role=main) when it has one with text, else the body (or root)."""
+    mains = root.xpath("//main|//*[@role='main']")
+    if len(mains) == 1 and mains[0].text_content().strip():
+        return mains[0]
+    body = root.find(".//body")
+    return body if body is not None else root
+
+
+def prune(root: HtmlElement) -> HtmlElement:
+    """Remove furniture from `root` in place (comments and processing instructions too); return the content root.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<html><body><nav>Menu</nav><main><p>Story</p><div class="related">More</div>'
+    ...                '</main><footer>Legal</footer></body></html>')
+    >>> prune(t).text_content()
+    'Story'
+    """
+    return prune_split(root)[0]
+
+
+def _outside(content: HtmlElement) -> list[HtmlElement]:
+    """The elements beside the path from the body (or root) down to `content`."""
+    out: list[HtmlElement] = []
+    node = content
+    while node.tag not in ("body", "html") and node.getparent() is not None:
+        parent = node.getparent()
+        out.extend(c for c in parent if c is not node and isinstance(c.tag, str) and c.tag not in INVISIBLE)
+        node = parent
+    return out
+
+
+def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
+    """`prune`, also returning the visible text it removed (one element per line): the page's furniture.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<html><body><nav>Menu</nav><main><p>A long story</p>'
+    ...                '<div class="share">Share</div></main></body></html>')
+    >>> content, furniture = prune_split(t)
+    >>> content.text_content(), furniture.split("\\n")
+    ('A long story', ['Menu', 'Share'])
+    """
+    content = main_root(root)
+    page_chars = len(content.text_content())
+    removed = [" ".join(el.itertext()) for el in _outside(content)]  # words apart across blocks
+    doomed: list[HtmlElement] = []
+    gone: set[HtmlElement] = set()  # doomed elements and everything inside them (not checked again)
+    for el in content.iter():
+        if el.getparent() in gone:
+            gone.add(el)
+        elif not isinstance(el.tag, str) or (
+            el is not content and is_boilerplate(el) and (el.tag in INVISIBLE or not _holds_content(el, page_chars))
+        ):
+            doomed.append(el)
+            gone.add(el)
+    for el in doomed:
+        if el.getparent() is not None:
+            if isinstance(el.tag, str) and el.tag not in INVISIBLE:
+                removed.append(" ".join(el.itertext()))
+            el.drop_tree()  # keeps the tail text, which belongs to the parent
+    return content, "\n".join(" ".join(r.split()) for r in removed if r.strip())

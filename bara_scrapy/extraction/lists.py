@@ -1,0 +1,111 @@
+"""The repeated blocks of a page: cards, list items, comments, feed entries, table rows, posts.
+
+A group is a run of at least `MIN_ITEMS` siblings that share a signature (tag and first
+class name, digits dropped) and each carry text. Items that are mere wrappers of inner
+groups (layout columns holding lists) leave the choice to the inner groups. Runs of bare
+<p>/<span>/<a> are prose, not items. A group made mostly of short link labels (a menu
+that no landmark or class name gave away) is not content; a grid of links with
+title-length labels (post titles on a user page) may be: `content.py` keeps it only
+when there is no prose beside it (a related-links box next to an article is not content).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+PROSE = frozenset({"p", "br", "span", "a", "em", "strong", "b", "i", "img", "source", "td", "th"})
+MIN_ITEMS = 3
+MIN_ITEM_WORDS = 4  # median words per item (2 for table rows)
+WRAPPER_SHARE = 0.8  # items whose text lies this much in inner groups are wrappers (layout columns)
+MIN_GROUP_WORDS = 12
+LINK_DENSE = 0.7  # share of a group's words inside links ...
+TITLE_WORDS = 4.0  # ... is content only when its links average this many words (titles, not labels)
+
+_WORD_RE = re.compile(r"\w+")
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class Group:
+    parent: HtmlElement
+    items: tuple[HtmlElement, ...]
+    words: int
+    link_words: int  # words inside links: a list of titles (or a related box) is mostly links
+
+    @property
+    def link_dense(self) -> bool:
+        return self.link_words >= LINK_DENSE * self.words
+
+
+def signature(el: HtmlElement) -> str:
+    """Tag plus first class name with digits dropped (`post-12` and `post-13`, `comment even` and
+    `comment odd` are alike).
+
+    >>> from lxml.html import fromstring
+    >>> signature(fromstring('<div class="post-12 b a">x</div>')), signature(fromstring('<li>x</li>'))
+    ('div.post-', 'li')
+    """
+    classes = (el.get("class") or "").split()
+    return ".".join([str(el.tag), *(_DIGITS.sub("", c) for c in classes[:1])])
+
+
+def _words(text: str) -> int:
+    return len(_WORD_RE.findall(text))
+
+
+def _link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:
+    """(words inside links, number of links) over the items."""
+    words = links = 0
+    for item in items:
+        for a in item.iter("a"):
+            words += _words(a.text_content())
+            links += 1
+    return words, links
+
+
+def is_content_group(items: tuple[HtmlElement, ...], counts: list[int]) -> bool:
+    """The decision for one run of alike siblings with their word counts (pure)."""
+    total = sum(counts)
+    median = sorted(counts)[len(counts) // 2]
+    if len(items) < MIN_ITEMS or total < MIN_GROUP_WORDS or median < (2 if items[0].tag == "tr" else MIN_ITEM_WORDS):
+        return False
+    link_words, links = _link_stats(items)
+    return not (link_words >= LINK_DENSE * total and links and link_words / links < TITLE_WORDS)
+
+
+def repeated_groups(root: HtmlElement) -> list[Group]:
+    """Every content group under `root`, outermost first in document order.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><ul><li><a href="/">Home</a></li><li><a href="/a">About</a></li>'
+    ...   '<li><a href="/b">Blog</a></li></ul><ol>' + '<li>A comment with several words in it</li>' * 3 + '</ol></div>')
+    >>> [(g.parent.tag, len(g.items), g.words) for g in repeated_groups(t)]
+    [('ol', 3, 21)]
+    """
+    groups: list[Group] = []
+    for parent in reversed(list(root.iter())):  # inner groups first: wrappers are judged by them
+        if not isinstance(parent.tag, str) or len(parent) < 2:
+            continue
+        alike: dict[str, list[HtmlElement]] = defaultdict(list)
+        for child in parent:
+            if isinstance(child.tag, str):
+                alike[signature(child)].append(child)
+        for sig, members in alike.items():
+            if sig in PROSE:  # runs of bare paragraphs are prose (trafilatura's domain); cells go by row
+                continue
+            items = tuple(members)
+            counts = [_words(m.text_content()) for m in items]
+            if is_content_group(items, counts) and not _wrappers(items, sum(counts), groups):
+                groups.append(Group(parent, items, sum(counts), _link_stats(items)[0]))
+    return groups[::-1]
+
+
+def _wrappers(items: tuple[HtmlElement, ...], words: int, inner: list[Group]) -> bool:
+    """Whether the items' text lies mostly in groups found inside them."""
+    held = set(items)
+    inside = sum(g.words for g in inner if any(a in held for a in g.parent.iterancestors()) or g.parent in held)
+    return inside >= WRAPPER_SHARE * words
