@@ -13,6 +13,7 @@ from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.misc import load_object
 
 from .browser.pinning import chromium_args
+from .config import SCRAPY_SETTINGS, SETTINGS
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 # Flags for a headless Chromium on a closed network, as root (see README).
@@ -29,38 +30,18 @@ CHROMIUM_ARGS = [
     "--mute-audio",
 ]
 
-DEFAULTS: dict[str, Any] = {
-    "DEPTH_LIMIT": 3,
+# Scrapy settings the add-on chooses; every bara setting's default comes from `config.SETTINGS`.
+SCRAPY_DEFAULTS: dict[str, Any] = {
+    **SCRAPY_SETTINGS,  # ROBOTSTXT_OBEY: public pages, site policy respected
     "DEPTH_PRIORITY": 1,
     "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
     "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
-    "BARA_MAX_WIDTH": 20,
-    "BARA_MAX_PAGES": 100,
-    "BARA_MAX_ATTEMPTS": 3,
-    "BARA_SCOPE": "host",
-    "BARA_DENY": [],
-    "BARA_ALLOW": [],
-    "BARA_BROWSER_ENABLED": True,
-    "BARA_SCROLL_ENABLED": True,
-    "BARA_ORDER": "bfs",
-    "BARA_SCROLL_MAX_STEPS": 12,
-    "BARA_SCROLL_PAUSE": 0.25,
-    "BARA_PAGE_TIMEOUT": 30.0,
-    "BARA_NAVIGATION_TIMEOUT": 15.0,
-    "BARA_RETRY_AFTER_MAX": 30.0,
-    "BARA_VERIFY_MEDIA": True,
-    "BARA_BLOCK_OFFSITE_SUBRESOURCES": False,
-    "BARA_VERIFY_CONCURRENCY": 8,
-    "BARA_ALLOW_PRIVATE_NETWORKS": False,
-    "BARA_LLM_MODEL": "",
-    "BARA_LLM_BASE_URL": "",
-    "BARA_LLM_TIMEOUT": 60.0,
-    "ROBOTSTXT_OBEY": True,
     "TELNETCONSOLE_ENABLED": False,
     "REMOTE_CONTROL_ENABLED": False,  # Scrapy 2.19 runs Python sent to a local HTTP port: never on a crawler
     "FEED_EXPORT_ENCODING": "utf-8",
     "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
 }
+DEFAULTS: dict[str, Any] = {**SETTINGS, **SCRAPY_DEFAULTS}
 
 DOWNLOADER_MIDDLEWARES = {
     "bara_scrapy.middlewares.scope.ScopeGuardMiddleware": 60,
@@ -82,12 +63,6 @@ ITEM_PIPELINES = {
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
 }
 # Issue 11: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
-REPORTING_DEFAULTS: dict[str, Any] = {
-    "BARA_PROGRESS_INTERVAL": 10.0,
-    "BARA_REPORT": "",
-    "BARA_STORE_MEDIA": False,
-    "BARA_STORE_MAX_BYTES": 100 * 1024 * 1024,
-}
 REPORTING_EXTENSIONS = {
     "bara_scrapy.extensions.progress.ProgressExtension": 500,
     "bara_scrapy.extensions.report.ReportExtension": 510,
@@ -131,7 +106,7 @@ class Addon:
             old, new = (load_object(path) for path in SPIDER_MIDDLEWARES_SHARED)
             settings.replace_in_component_priority_dict("SPIDER_MIDDLEWARES", old, new)
         self._reporting(settings)
-        if settings.getbool("BARA_BROWSER_ENABLED", True):
+        if settings.getbool("BARA_BROWSER_ENABLED"):
             handlers = settings.getdict("DOWNLOAD_HANDLERS")
             for scheme in ("http", "https"):
                 handlers.setdefault(scheme, PLAYWRIGHT_HANDLER)
@@ -140,7 +115,7 @@ class Addon:
             launch.setdefault("headless", True)
             launch["args"] = chromium_args(
                 list(launch.get("args", CHROMIUM_ARGS)), settings.get("BARA_SEED"),
-                settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False),
+                settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS"),
             )
             chromium = settings.get("BARA_CHROMIUM_PATH") or find_chromium()
             if chromium and "executable_path" not in launch:
@@ -151,8 +126,6 @@ class Addon:
 
     @staticmethod
     def _reporting(settings: BaseSettings) -> None:
-        for name, value in REPORTING_DEFAULTS.items():
-            settings.set(name, value, priority="addon")
         for name, table in (("EXTENSIONS", REPORTING_EXTENSIONS), ("ITEM_PIPELINES", REPORTING_PIPELINES)):
             for component, order in table.items():
                 settings.setdefault_in_component_priority_dict(name, load_object(component), order)

@@ -1,14 +1,26 @@
-"""All bara settings parsed once into a frozen dataclass, testable without a crawl."""
+"""All bara settings parsed once into a frozen dataclass, testable without a crawl.
+
+Every default lives here, once: each field names its setting in its metadata,
+`SETTINGS` (setting -> default) is derived from the fields, and the add-on
+writes that table. `BaraConfig.from_crawler` parses a crawler's settings once
+and hands every component the same object.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import os
+import weakref
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any
 
 from scrapy.settings import BaseSettings
 
-from .instructions import Instructions
+from .instructions import SCROLL_PAUSE_MS, SCROLL_STEPS, Instructions
 from .urls import DEFAULT_DENY, SCOPES, DenyPolicy, is_http_url
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
 
 # spider argument -> setting it overrides
 SPIDER_ARG_SETTINGS = {
@@ -69,95 +81,185 @@ def validate_limit(name: str, value: object) -> int:
     return number
 
 
-def _number_setting(settings: BaseSettings, name: str, minimum: float, kind: type[int] | type[float]) -> Any:
-    raw = settings.get(name, _DEFAULTS.get(name))
+_UNSET: Any = object()
+
+
+def setting(name: str, default: Any, *, minimum: float | None = None, setting_default: Any = _UNSET,
+            secret: bool = False, scrapy: bool = False) -> Any:
+    """A config field read from setting `name` (`setting_default` when the setting's own default differs).
+
+    `scrapy=True`: a Scrapy setting the add-on sets itself (not in `SETTINGS`);
+    `secret=True`: never in a repr or a comparison.
+    """
+    meta = {
+        "setting": name, "minimum": minimum, "scrapy": scrapy,
+        "setting_default": default if setting_default is _UNSET else setting_default,
+    }
+    return field(default=default, metadata=meta, repr=not secret, compare=not secret)
+
+
+def _number(name: str, raw: Any, minimum: float | None, kind: type[int] | type[float]) -> Any:
     what = "an integer" if kind is int else "a number"
+    bound = f" >= {minimum}" if minimum is not None else ""
     try:
         value = kind(raw)
     except (TypeError, ValueError):
-        raise ConfigError(f"invalid setting {name}={raw!r}: must be {what} >= {minimum}") from None
-    if value < minimum:
-        raise ConfigError(f"invalid setting {name}={raw!r}: must be {what} >= {minimum}")
+        raise ConfigError(f"invalid setting {name}={raw!r}: must be {what}{bound}") from None
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"invalid setting {name}={raw!r}: must be {what}{bound}")
     return value
 
 
-def _int_setting(settings: BaseSettings, name: str, minimum: int) -> int:
-    value: int = _number_setting(settings, name, minimum, int)
-    return value
+def _parse(settings: BaseSettings, f: Any) -> Any:
+    """One field's value from its setting, by the field's declared type."""
+    name, default, kind = f.metadata["setting"], f.metadata["setting_default"], f.type
+    raw = settings.get(name)
+    if kind == "bool":
+        try:
+            return settings.getbool(name, default)
+        except ValueError:
+            raise ConfigError(f"invalid setting {name}={raw!r}: must be True or False") from None
+    if kind in ("int", "float"):
+        value = default if raw is None or raw == "" else raw
+        return _number(name, value, f.metadata["minimum"], int if kind == "int" else float)
+    if kind == "tuple[str, ...]":
+        return tuple(settings.getlist(name, default))
+    if kind == "str | None":
+        return str(raw) if raw else None
+    return str(raw) if raw is not None and raw != "" else default
 
 
-def _float_setting(settings: BaseSettings, name: str, minimum: float) -> float:
-    value: float = _number_setting(settings, name, minimum, float)
-    return value
+def _build(cls: type[Any], settings: BaseSettings) -> Any:
+    values = {}
+    for f in fields(cls):
+        if "setting" in f.metadata:
+            values[f.name] = _parse(settings, f)
+        elif f.default_factory is not MISSING and isinstance(f.default_factory, type):
+            values[f.name] = _build(f.default_factory, settings)  # a nested config
+    return cls(**values)
 
 
-def _order(settings: BaseSettings) -> str:
-    order = str(settings.get("BARA_ORDER", "bfs")).lower()
-    if order not in ("bfs", "dfs"):
-        raise ConfigError(f"invalid setting BARA_ORDER={order!r}: 'bfs' (default) or 'dfs' (ablation only)")
-    return order
+def _table(cls: type[Any], scrapy: bool = False) -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    for f in fields(cls):
+        if "setting" in f.metadata:
+            if f.metadata["scrapy"] == scrapy:
+                table[f.metadata["setting"]] = f.metadata["setting_default"]
+        elif f.default_factory is not MISSING and isinstance(f.default_factory, type):
+            table.update(_table(f.default_factory, scrapy))
+    return table
 
 
-# Used when a setting is absent (components used without the add-on).
-_DEFAULTS: dict[str, object] = {
-    "BARA_MAX_WIDTH": 20, "BARA_MAX_PAGES": 100, "BARA_MAX_ATTEMPTS": 3, "BARA_SCROLL_MAX_STEPS": 12,
-    "BARA_SCROLL_PAUSE": 0.25, "BARA_PAGE_TIMEOUT": 30.0, "BARA_NAVIGATION_TIMEOUT": 15.0,
-    "BARA_LLM_TIMEOUT": 60.0,
-}
+def api_key_from(settings: Any, environ: Mapping[str, str] | None = None) -> str | None:
+    """BARA_LLM_API_KEY, else OPENAI_API_KEY from the environment; None when neither is set.
+
+    >>> api_key_from({"BARA_LLM_API_KEY": " sk-1 "}, {}), api_key_from({}, {"OPENAI_API_KEY": ""})
+    ('sk-1', None)
+    """
+    key = settings.get("BARA_LLM_API_KEY") if settings is not None else None
+    if not key:
+        key = (os.environ if environ is None else environ).get("OPENAI_API_KEY")
+    return (str(key).strip() or None) if key else None
+
+
+@dataclass(frozen=True)
+class VerifyConfig:
+    """The media verification pipeline."""
+
+    enabled: bool = setting("BARA_VERIFY_MEDIA", True)
+    timeout: float = setting("BARA_VERIFY_TIMEOUT", 15.0)  # seconds per media check
+    concurrency: int = setting("BARA_VERIFY_CONCURRENCY", 8)  # checks at a time (at least 1)
+
+
+@dataclass(frozen=True)
+class LlmConfig:
+    """The optional LLM client (`bara_scrapy.llm`); off while `model` is empty. The key is never in a repr."""
+
+    model: str = setting("BARA_LLM_MODEL", "")
+    base_url: str | None = setting("BARA_LLM_BASE_URL", None, setting_default="")
+    timeout: float = setting("BARA_LLM_TIMEOUT", 60.0, minimum=1.0)  # per HTTP attempt
+    max_retries: int = setting("BARA_LLM_MAX_RETRIES", 2, minimum=0)  # on 429 / 5xx / 408 / 409 / connection errors
+    retry_after_cap: float = setting("BARA_LLM_RETRY_AFTER_MAX", 10.0, minimum=0)  # longer Retry-After: give up
+    backoff: float = 0.5  # first backoff when no Retry-After; doubles, capped by retry_after_cap
+    concurrency: int = setting("BARA_LLM_CONCURRENCY", 2, minimum=1)
+    breaker_threshold: int = setting("BARA_LLM_BREAKER_FAILURES", 3, minimum=1)
+    max_tokens: int = setting("BARA_LLM_MAX_TOKENS", 1024, minimum=16)  # per reply
+    max_prompt_chars: int = setting("BARA_LLM_MAX_PROMPT_CHARS", 24_000, minimum=1000)  # page data (~6k tokens)
+    api_key: str = setting("BARA_LLM_API_KEY", "", secret=True)  # else OPENAI_API_KEY from the environment
+
+    def key(self, environ: Mapping[str, str] | None = None) -> str | None:
+        """The API key (BARA_LLM_API_KEY, else OPENAI_API_KEY), None when neither is set."""
+        return api_key_from({"BARA_LLM_API_KEY": self.api_key}, environ)
+
+
+@dataclass(frozen=True)
+class ReportingConfig:
+    """Live progress, the HTML report and stored media (issue 11)."""
+
+    progress_interval: float = setting("BARA_PROGRESS_INTERVAL", 10.0)  # seconds; <= 0: no progress lines
+    report: str = setting("BARA_REPORT", "")  # path of the HTML report; empty: none
+    store_media: bool = setting("BARA_STORE_MEDIA", False)  # download verified media into FILES_STORE
+    store_max_bytes: int = setting("BARA_STORE_MAX_BYTES", 100 * 1024 * 1024)
+
+
+@dataclass(frozen=True)
+class FrontierConfig:
+    """The shared Redis frontier; on when `url` is set."""
+
+    url: str = setting("BARA_FRONTIER_URL", "")
+    key: str = setting("BARA_FRONTIER_KEY", "")  # empty: derived from seed and limits
+    lease: float = setting("BARA_FRONTIER_LEASE", 30.0)
+    poll: float = setting("BARA_FRONTIER_POLL", 0.2)
+
+
+# Parsed configs, one per crawler whose settings are frozen.
+_PARSED: weakref.WeakKeyDictionary[Crawler, BaraConfig] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
 class BaraConfig:
-    max_depth: int = 3
-    max_width: int = 20
-    max_pages: int = 100
-    max_attempts: int = 3
-    scope: str = "host"
-    deny: tuple[str, ...] = DEFAULT_DENY
-    allow: tuple[str, ...] = ()
-    browser_enabled: bool = True
-    scroll_enabled: bool = True
-    order: str = "bfs"
-    scroll_max_steps: int = 12
-    scroll_pause: float = 0.25
-    page_timeout: float = 30.0
-    navigation_timeout: float = 15.0
-    verify_media: bool = True
-    block_offsite_subresources: bool = False
-    allow_private_networks: bool = False
-    robots_obey: bool = True
-    llm_model: str = ""
-    llm_base_url: str | None = None
-    llm_timeout: float = 60.0
+    max_depth: int = setting("DEPTH_LIMIT", 3, minimum=0)
+    max_width: int = setting("BARA_MAX_WIDTH", 20, minimum=0)
+    max_pages: int = setting("BARA_MAX_PAGES", 100, minimum=1)
+    max_attempts: int = setting("BARA_MAX_ATTEMPTS", 3, minimum=1)
+    scope: str = setting("BARA_SCOPE", "host")
+    deny: tuple[str, ...] = setting("BARA_DENY", DEFAULT_DENY, setting_default=[])  # built-in list + the setting
+    allow: tuple[str, ...] = setting("BARA_ALLOW", (), setting_default=[])
+    browser_enabled: bool = setting("BARA_BROWSER_ENABLED", True)
+    scroll_enabled: bool = setting("BARA_SCROLL_ENABLED", True)
+    order: str = setting("BARA_ORDER", "bfs")
+    scroll_max_steps: int = setting("BARA_SCROLL_MAX_STEPS", SCROLL_STEPS, minimum=0)
+    scroll_pause: float = setting("BARA_SCROLL_PAUSE", SCROLL_PAUSE_MS / 1000, minimum=0.0)
+    page_timeout: float = setting("BARA_PAGE_TIMEOUT", 30.0, minimum=1.0)
+    navigation_timeout: float = setting("BARA_NAVIGATION_TIMEOUT", 15.0, minimum=1.0)
+    block_offsite_subresources: bool = setting("BARA_BLOCK_OFFSITE_SUBRESOURCES", False)
+    allow_private_networks: bool = setting("BARA_ALLOW_PRIVATE_NETWORKS", False)
+    retry_after_max: float = setting("BARA_RETRY_AFTER_MAX", 30.0)  # longer Retry-After waits: RetryMiddleware's
+    robots_obey: bool = setting("ROBOTSTXT_OBEY", True, scrapy=True)
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    llm: LlmConfig = field(default_factory=LlmConfig)
+    reporting: ReportingConfig = field(default_factory=ReportingConfig)
+    frontier: FrontierConfig = field(default_factory=FrontierConfig)
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BaraConfig:
-        scope = str(settings.get("BARA_SCOPE", "host")).lower()
+        config: BaraConfig = _build(cls, settings)
+        scope, order = config.scope.lower(), config.order.lower()
         if scope not in SCOPES:
             raise ConfigError(f"invalid setting BARA_SCOPE={scope!r}: one of {', '.join(SCOPES)}")
-        return cls(
-            max_depth=_int_setting(settings, "DEPTH_LIMIT", 0),
-            max_width=_int_setting(settings, "BARA_MAX_WIDTH", 0),
-            max_pages=_int_setting(settings, "BARA_MAX_PAGES", 1),
-            max_attempts=_int_setting(settings, "BARA_MAX_ATTEMPTS", 1),
-            scope=scope,
-            deny=DEFAULT_DENY + tuple(settings.getlist("BARA_DENY")),
-            allow=tuple(settings.getlist("BARA_ALLOW")),
-            browser_enabled=settings.getbool("BARA_BROWSER_ENABLED", True),
-            scroll_enabled=settings.getbool("BARA_SCROLL_ENABLED", True),
-            order=_order(settings),
-            scroll_max_steps=_int_setting(settings, "BARA_SCROLL_MAX_STEPS", 0),
-            scroll_pause=_float_setting(settings, "BARA_SCROLL_PAUSE", 0.0),
-            page_timeout=_float_setting(settings, "BARA_PAGE_TIMEOUT", 1.0),
-            navigation_timeout=_float_setting(settings, "BARA_NAVIGATION_TIMEOUT", 1.0),
-            verify_media=settings.getbool("BARA_VERIFY_MEDIA", True),
-            block_offsite_subresources=settings.getbool("BARA_BLOCK_OFFSITE_SUBRESOURCES", False),
-            allow_private_networks=settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False),
-            robots_obey=settings.getbool("ROBOTSTXT_OBEY", True),
-            llm_model=str(settings.get("BARA_LLM_MODEL") or ""),
-            llm_base_url=settings.get("BARA_LLM_BASE_URL") or None,
-            llm_timeout=_float_setting(settings, "BARA_LLM_TIMEOUT", 1.0),
-        )
+        if order not in ("bfs", "dfs"):
+            raise ConfigError(f"invalid setting BARA_ORDER={order!r}: 'bfs' (default) or 'dfs' (ablation only)")
+        return replace(config, scope=scope, order=order, deny=DEFAULT_DENY + config.deny)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BaraConfig:
+        """The crawler's config, parsed once its settings are final (frozen) and shared by every component."""
+        config = _PARSED.get(crawler)
+        if config is None:
+            config = cls.from_settings(crawler.settings)
+            if crawler.settings.frozen:
+                _PARSED[crawler] = config
+        return config
 
     @property
     def deny_policy(self) -> DenyPolicy:
@@ -168,3 +270,9 @@ class BaraConfig:
             scroll_steps=self.scroll_max_steps if self.scroll_enabled else 0,
             scroll_pause_ms=int(self.scroll_pause * 1000),
         )
+
+
+# setting -> default, every bara setting: what the add-on writes (at priority "addon").
+SETTINGS: dict[str, Any] = _table(BaraConfig)
+# Scrapy settings a config field reads; the add-on sets them itself (checked by tests/test_config.py).
+SCRAPY_SETTINGS: dict[str, Any] = _table(BaraConfig, scrapy=True)

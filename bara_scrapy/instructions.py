@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The first attempt's scrolling (BARA_SCROLL_MAX_STEPS, BARA_SCROLL_PAUSE default to these: see config.py).
+SCROLL_STEPS = 12
+SCROLL_PAUSE_MS = 250
+
 
 class Instructions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    scroll_steps: int = Field(default=12, ge=0, description="max viewport-sized scroll steps")
-    scroll_pause_ms: int = Field(default=250, ge=0, description="settle wait after each step")
+    scroll_steps: int = Field(default=SCROLL_STEPS, ge=0, description="max viewport-sized scroll steps")
+    scroll_pause_ms: int = Field(default=SCROLL_PAUSE_MS, ge=0, description="settle wait after each step")
     settle_ms: int = Field(default=500, ge=0, description="wait for quiet network/DOM before collecting")
     wait_for_selector: str | None = None
     click_handles: list[str] = Field(default_factory=list, description="CSS paths of controls to click")

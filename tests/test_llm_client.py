@@ -390,12 +390,15 @@ def test_api_key_sources() -> None:
 def test_settings_from_scrapy_settings() -> None:
     from scrapy.settings import Settings
 
-    s = LlmSettings.from_settings(
-        Settings({"BARA_LLM_CONCURRENCY": "4", "BARA_LLM_BREAKER_FAILURES": 5}), "m", None, 30.0
-    )
+    from bara_scrapy.config import BaraConfig
+
+    s = BaraConfig.from_settings(
+        Settings({"BARA_LLM_CONCURRENCY": "4", "BARA_LLM_BREAKER_FAILURES": 5, "BARA_LLM_TIMEOUT": 30})
+    ).llm
+    assert isinstance(s, LlmSettings)
     assert (s.concurrency, s.breaker_threshold, s.max_retries, s.timeout) == (4, 5, 2, 30.0)
     with pytest.raises(ValueError, match="BARA_LLM_CONCURRENCY"):
-        LlmSettings.from_settings(Settings({"BARA_LLM_CONCURRENCY": 0}), "m", None, 30.0)
+        BaraConfig.from_settings(Settings({"BARA_LLM_CONCURRENCY": 0}))
 
 
 @aio

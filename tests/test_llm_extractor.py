@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import pytest
 from scrapy.settings import Settings
 
-from bara_scrapy.config import BaraConfig
+from bara_scrapy.config import BaraConfig, LlmConfig
 from bara_scrapy.extraction.base import Extraction
 from bara_scrapy.extraction.dom import DomExtractor, extract_dom
 from bara_scrapy.instructions import Instructions
@@ -278,12 +278,10 @@ async def test_nothing_to_choose_sends_no_request(fake: FakeOpenAI) -> None:
 
 
 def test_build_extractor_switches() -> None:
-    assert isinstance(build_extractor(BaraConfig(), Settings(), environ={"OPENAI_API_KEY": KEY}), DomExtractor)
-    on = build_extractor(
-        BaraConfig(llm_model="gpt-x", llm_base_url="http://127.0.0.1:9/v1", llm_timeout=7.0),
-        Settings({"BARA_LLM_CONCURRENCY": 3}),
-        environ={"OPENAI_API_KEY": KEY},
-    )
+    assert isinstance(build_extractor(BaraConfig(), environ={"OPENAI_API_KEY": KEY}), DomExtractor)
+    settings = Settings({"BARA_LLM_MODEL": "gpt-x", "BARA_LLM_BASE_URL": "http://127.0.0.1:9/v1",
+                         "BARA_LLM_TIMEOUT": 7.0, "BARA_LLM_CONCURRENCY": 3})
+    on = build_extractor(BaraConfig.from_settings(settings), environ={"OPENAI_API_KEY": KEY})
     assert isinstance(on, LlmExtractor) and on.name == "llm:gpt-x"
     assert on.client.settings.timeout == 7.0 and on.client.settings.concurrency == 3
     assert KEY not in repr(on)
@@ -291,7 +289,7 @@ def test_build_extractor_switches() -> None:
 
 def test_build_extractor_without_key_warns_once(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
-    ext = build_extractor(BaraConfig(llm_model="gpt-x"), Settings(), environ={})
+    ext = build_extractor(BaraConfig(llm=LlmConfig(model="gpt-x")), environ={})
     assert isinstance(ext, DomExtractor)
     assert len(caplog.records) == 1 and "no API key" in caplog.records[0].getMessage()
 

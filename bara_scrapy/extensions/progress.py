@@ -20,6 +20,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import AsyncioLoopingCall, create_looping_call
 
+from ..config import BaraConfig
+
 logger = logging.getLogger(__name__)
 
 STATUSES = ("ok", "incomplete", "failed")
@@ -119,7 +121,7 @@ class ProgressExtension:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ProgressExtension:
-        interval = crawler.settings.getfloat("BARA_PROGRESS_INTERVAL", 10.0)
+        interval = BaraConfig.from_crawler(crawler).reporting.progress_interval
         if interval <= 0:
             raise NotConfigured("BARA_PROGRESS_INTERVAL is 0")
         ext = cls(crawler, interval)
@@ -133,7 +135,7 @@ class ProgressExtension:
         self.task.start(self.interval, now=False)
 
     def snapshot(self) -> Progress:
-        budget = self.crawler.settings.getint("BARA_MAX_PAGES", 100)
+        budget = BaraConfig.from_crawler(self.crawler).max_pages
         elapsed = self.clock() - self.started if self.started is not None else 0.0
         return progress_from_stats(self.crawler.stats.get_stats(), budget, elapsed)
 

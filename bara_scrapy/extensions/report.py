@@ -36,7 +36,7 @@ class ReportExtension:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ReportExtension:
-        path = crawler.settings.get("BARA_REPORT")
+        path = BaraConfig.from_crawler(crawler).reporting.report
         if not path:
             raise NotConfigured("BARA_REPORT is not set")
         ext = cls(crawler, Path(path))
@@ -55,7 +55,7 @@ class ReportExtension:
     def meta(self) -> ReportMeta:
         settings = self.crawler.settings
         try:
-            config = BaraConfig.from_settings(settings)
+            config = BaraConfig.from_crawler(self.crawler)
             limits: dict[str, int | None] = {
                 "max_depth": config.max_depth, "max_width": config.max_width,
                 "max_pages": config.max_pages, "max_attempts": config.max_attempts,

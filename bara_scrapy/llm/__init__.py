@@ -8,7 +8,10 @@ ones; every failure falls back to the deterministic path.
 
 from __future__ import annotations
 
-from .client import LlmClient, LlmError, LlmSettings
+from typing import Any
+
+from ..config import LlmConfig as LlmSettings
+from .errors import LlmError
 from .extractor import LlmExtraction, LlmExtractor, build_extractor
 from .reflect import RewriteResult, llm_rewrite, llm_rewrite_result
 
@@ -23,3 +26,12 @@ __all__ = [
     "llm_rewrite",
     "llm_rewrite_result",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`LlmClient` imports the `openai` SDK: only when asked for (BARA_LLM_MODEL set)."""
+    if name == "LlmClient":
+        from .client import LlmClient
+
+        return LlmClient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

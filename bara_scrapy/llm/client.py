@@ -25,196 +25,43 @@ log or raise: it never appears in logs, exceptions, items or reprs.
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import json
 import logging
-import math
-import os
 import re
-import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import openai
-from pydantic import BaseModel, ValidationError
 
-from ..config import ConfigError
+from ..config import LlmConfig, api_key_from
+from ..http_utils import parse_retry_after
+from .errors import (
+    CONTEXT_PHRASES,
+    MAX_DETAIL_CHARS,
+    PAGE_REASONS,
+    REASONS,
+    InvalidOutput,
+    LlmError,
+    M,
+    Message,
+    content_of,
+    parse_json_reply,
+    redact,
+    rejected_param,
+    repair_message,
+)
+
+__all__ = [
+    "PAGE_REASONS", "REASONS", "InvalidOutput", "LlmClient", "LlmError", "LlmSettings", "api_key_from",
+    "parse_json_reply", "parse_retry_after", "redact", "rejected_param", "repair_message",
+]
 
 logger = logging.getLogger(__name__)
 
-M = TypeVar("M", bound=BaseModel)
-Message = dict[str, str]
 
-# Failure reasons (`LlmError.reason`), also the suffix of the fallback stats.
-REASONS = (
-    "llm_off",
-    "llm_auth",
-    "llm_circuit_open",
-    "llm_timeout",
-    "llm_unavailable",
-    "llm_rate_limited",
-    "llm_server_error",
-    "llm_bad_request",
-    "llm_context_length",
-    "llm_bad_response",
-    "llm_invalid_output",
-    "llm_refusal",
-)
-# Failures that say nothing about the service, only about one page: they do not trip the breaker.
-PAGE_REASONS = frozenset({"llm_refusal", "llm_context_length"})
-_CONTEXT_PHRASES = ("context_length", "context length", "maximum context", "too many tokens", "too long")
+LlmSettings = LlmConfig  # the client's settings are the config's `llm` part (BARA_LLM_*)
 TIMEOUT_MARGIN = 0.5  # our deadline per HTTP attempt = timeout + this (the SDK's own timeout fires first)
 MAX_REPAIR_TOKENS = 4096
-MAX_DETAIL_CHARS = 160
-
-_KEY_LIKE = re.compile(r"\b((?:sk|rk|pk|sess)-)[A-Za-z0-9_\-*]{4,}")
-_BEARER = re.compile(r"(?i)\b(bearer)\s+\S+")
-
-
-class LlmError(Exception):
-    """An LLM call that produced no usable answer; `reason` is one of `REASONS`."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail
-
-
-class InvalidOutput(ValueError):
-    """The model answered, but not with the JSON object we asked for."""
-
-
-def redact(text: str, secret: str | None = None) -> str:
-    """`text` without the API key, anything shaped like one, or bearer tokens.
-
-    >>> redact("Incorrect API key provided: sk-proj-abc123XYZ789. Bearer sk-1")
-    'Incorrect API key provided: sk-***. Bearer ***'
-    >>> redact("key=hunter2hunter2", "hunter2hunter2")
-    'key=***'
-    """
-    if secret:
-        text = text.replace(secret, "***")
-    text = _BEARER.sub(r"\1 ***", text)
-    return _KEY_LIKE.sub(r"\1***", text)
-
-
-def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """Seconds to wait from `retry-after-ms` / `retry-after` (seconds or HTTP date), None if absent.
-
-    >>> parse_retry_after({"retry-after": "2"})
-    2.0
-    >>> parse_retry_after({"retry-after-ms": "250"})
-    0.25
-    >>> parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:10 GMT"}, now=1445412480.0)
-    10.0
-    >>> parse_retry_after({}) is None
-    True
-    """
-    lower = {k.lower(): v for k, v in headers.items()}
-    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = lower.get(name)
-        if value is None:
-            continue
-        try:
-            seconds = float(value) / divisor
-        except ValueError:
-            parsed = email.utils.parsedate_tz(value)
-            if parsed is None:
-                continue
-            seconds = email.utils.mktime_tz(parsed) - (time.time() if now is None else now)
-        return max(seconds, 0.0) if math.isfinite(seconds) else None
-    return None
-
-
-def parse_json_reply(content: str, finish_reason: str | None, schema: type[M]) -> M:
-    """The reply as `schema`, or InvalidOutput saying why (code fences and prose around the object tolerated).
-
-    >>> class A(BaseModel):
-    ...     ids: list[str]
-    >>> parse_json_reply('```json\\n{"ids": ["T1"]}\\n```', "stop", A).ids
-    ['T1']
-    >>> parse_json_reply('{"ids": ["T1", "T', "length", A)
-    Traceback (most recent call last):
-    ...
-    bara_scrapy.llm.client.InvalidOutput: truncated (finish_reason=length)
-    """
-    text = (content or "").strip()
-    if not text:
-        raise InvalidOutput("empty reply")
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        if start < 0 or end < start:
-            raise ValueError("no JSON object")
-        data = json.loads(text[start : end + 1])
-    except ValueError:
-        raise InvalidOutput("truncated (finish_reason=length)" if finish_reason == "length" else "not JSON") from None
-    try:
-        return schema.model_validate(data)
-    except ValidationError as exc:
-        fields = sorted({".".join(str(p) for p in e["loc"]) or "(root)" for e in exc.errors()})
-        raise InvalidOutput(f"schema mismatch at {', '.join(fields[:5])}") from None
-
-
-def repair_message(why: str, hint: str) -> Message:
-    """The one follow-up turn asking for a valid object again (says what was wrong, never quotes page text)."""
-    ask = "shorter: ids only, no explanations" if why.startswith("truncated") else "valid"
-    return {
-        "role": "user",
-        "content": f"Your previous reply was unusable ({why}). Reply again with ONLY a {ask} "
-        f"JSON object of this form: {hint}",
-    }
-
-
-@dataclass(frozen=True)
-class LlmSettings:
-    """Everything the client needs except the key (which is not kept in any repr-able place)."""
-
-    model: str
-    base_url: str | None = None
-    timeout: float = 60.0  # BARA_LLM_TIMEOUT: per HTTP attempt
-    max_retries: int = 2  # BARA_LLM_MAX_RETRIES: on 429 / 5xx / 408 / 409 / connection errors
-    retry_after_cap: float = 10.0  # BARA_LLM_RETRY_AFTER_MAX: longer Retry-After -> give up
-    backoff: float = 0.5  # first backoff when no Retry-After; doubles, capped by retry_after_cap
-    concurrency: int = 2  # BARA_LLM_CONCURRENCY
-    breaker_threshold: int = 3  # BARA_LLM_BREAKER_FAILURES
-    max_tokens: int = 1024  # BARA_LLM_MAX_TOKENS: per reply
-    max_prompt_chars: int = 24_000  # BARA_LLM_MAX_PROMPT_CHARS: page data per request (~6k tokens)
-
-    @classmethod
-    def from_settings(cls, settings: Any, model: str, base_url: str | None, timeout: float) -> LlmSettings:
-        """Read the BARA_LLM_* tuning settings (model/base URL/timeout come from `BaraConfig`)."""
-
-        def num(name: str, default: float, minimum: float) -> float:
-            raw = settings.get(name) if settings is not None else None
-            try:
-                value = float(default if raw is None or raw == "" else raw)
-            except (TypeError, ValueError):
-                raise ConfigError(f"invalid setting {name}={raw!r}: must be a number >= {minimum}") from None
-            if value < minimum:
-                raise ConfigError(f"invalid setting {name}={raw!r}: must be a number >= {minimum}")
-            return value
-
-        return cls(
-            model=model,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=int(num("BARA_LLM_MAX_RETRIES", 2, 0)),
-            retry_after_cap=num("BARA_LLM_RETRY_AFTER_MAX", 10.0, 0),
-            concurrency=int(num("BARA_LLM_CONCURRENCY", 2, 1)),
-            breaker_threshold=int(num("BARA_LLM_BREAKER_FAILURES", 3, 1)),
-            max_tokens=int(num("BARA_LLM_MAX_TOKENS", 1024, 16)),
-            max_prompt_chars=int(num("BARA_LLM_MAX_PROMPT_CHARS", 24_000, 1000)),
-        )
-
-
-def api_key_from(settings: Any, environ: Mapping[str, str] | None = None) -> str | None:
-    """BARA_LLM_API_KEY, else OPENAI_API_KEY from the environment; None when neither is set."""
-    key = settings.get("BARA_LLM_API_KEY") if settings is not None else None
-    if not key:
-        key = (os.environ if environ is None else environ).get("OPENAI_API_KEY")
-    return (str(key).strip() or None) if key else None
 
 
 class LlmClient:
@@ -322,7 +169,7 @@ class LlmClient:
                 continue
             except (openai.OpenAIError, ValueError) as exc:  # e.g. a 200 whose body is not JSON
                 raise LlmError("llm_bad_response", type(exc).__name__) from None
-            return _content_of(response)
+            return content_of(response)
 
     @property
     def json_mode(self) -> bool:
@@ -403,48 +250,4 @@ def _error_text(exc: openai.APIStatusError) -> str:
 
 
 def _is_context_length(exc: openai.APIStatusError) -> bool:
-    return exc.status_code in (400, 413) and any(p in _error_text(exc) for p in _CONTEXT_PHRASES)
-
-
-def rejected_param(status: int, text: str) -> str | None:
-    """Which request parameter a 400/422 error rejects, among those we can do without.
-
-    >>> rejected_param(400, "unsupported parameter: 'max_tokens' is not supported, use 'max_completion_tokens'")
-    'max_tokens'
-    >>> rejected_param(400, "response_format json_object is not supported by this model")
-    'response_format'
-    >>> rejected_param(400, "unsupported value: 'temperature' does not support 0 with this model")
-    'temperature'
-    >>> rejected_param(400, "this model's maximum context length is 8192 tokens") is None
-    True
-    """
-    if status not in (400, 422) or any(p in text for p in _CONTEXT_PHRASES):
-        return None
-    if "max_tokens" in text:
-        return "max_tokens"
-    if "temperature" in text:
-        return "temperature"
-    if "response_format" in text or "json" in text:
-        return "response_format"
-    return None
-
-
-def _content_of(response: object) -> tuple[str, str | None]:
-    """(content, finish_reason) of the first choice; a tool call's arguments count as content."""
-    choices = getattr(response, "choices", None)
-    if not choices:
-        raise LlmError("llm_bad_response", "no choices in the reply")
-    choice = choices[0]
-    message = getattr(choice, "message", None)
-    if message is None:
-        raise LlmError("llm_bad_response", "no message in the reply")
-    content = getattr(message, "content", None) or ""
-    if not content:
-        for call in getattr(message, "tool_calls", None) or []:
-            arguments = getattr(getattr(call, "function", None), "arguments", None)
-            if isinstance(arguments, str) and arguments.strip():
-                content = arguments
-                break
-    if not content and getattr(message, "refusal", None):
-        raise LlmError("llm_refusal", "the model refused")
-    return str(content), getattr(choice, "finish_reason", None)
+    return exc.status_code in (400, 413) and any(p in _error_text(exc) for p in CONTEXT_PHRASES)

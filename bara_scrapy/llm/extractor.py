@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..config import BaraConfig
 from ..extraction.base import Extraction, Extractor
@@ -26,8 +26,11 @@ from ..extraction.dom import DomExtractor
 from ..instructions import Instructions
 from ..items import Media
 from ..snapshot import PageSnapshot
-from .client import LlmClient, LlmError, LlmSettings, api_key_from
+from .errors import LlmError
 from .prompt import ANSWER_HINT, PageChoice, PagePrompt, build_prompt
+
+if TYPE_CHECKING:
+    from .client import LlmClient
 
 logger = logging.getLogger(__name__)
 
@@ -244,17 +247,21 @@ class LlmExtractor:
         return base.model_copy(update={"llm_failure": reason})
 
 
-def build_extractor(config: BaraConfig, settings: Any = None, environ: Mapping[str, str] | None = None) -> Extractor:
-    """`DomExtractor` unless BARA_LLM_MODEL is set and a key is available (else one warning, DOM only)."""
-    if not config.llm_model:
+def build_extractor(config: BaraConfig, environ: Mapping[str, str] | None = None) -> Extractor:
+    """`DomExtractor` unless BARA_LLM_MODEL is set and a key is available (else one warning, DOM only).
+
+    The client module (and with it the `openai` SDK) is imported only then.
+    """
+    if not config.llm.model:
         return DomExtractor()
-    key = api_key_from(settings, environ)
+    key = config.llm.key(environ)
     if not key:
         logger.warning(
             "BARA_LLM_MODEL=%r is set but no API key (OPENAI_API_KEY or BARA_LLM_API_KEY): "
             "LLM extraction is off, pages use the DOM extractor",
-            config.llm_model,
+            config.llm.model,
         )
         return DomExtractor()
-    llm = LlmSettings.from_settings(settings, config.llm_model, config.llm_base_url, config.llm_timeout)
-    return LlmExtractor(LlmClient(llm, key))
+    from .client import LlmClient
+
+    return LlmExtractor(LlmClient(config.llm, key))

@@ -16,7 +16,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -32,7 +32,10 @@ from ..reflection import (
     diagnose,
     is_safe_handle,
 )
-from .client import LlmClient, LlmError
+from .errors import LlmError
+
+if TYPE_CHECKING:
+    from .client import LlmClient
 
 logger = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ class BrowserMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BrowserMiddleware:
-        return cls(crawler, BaraConfig.from_settings(crawler.settings))
+        return cls(crawler, BaraConfig.from_crawler(crawler))
 
     def process_request(self, request: Request) -> None:
         page = request.meta.get("bara_page")

@@ -46,7 +46,7 @@ class PageBudgetMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageBudgetMiddleware:
-        return cls(crawler, BaraConfig.from_settings(crawler.settings))
+        return cls(crawler, BaraConfig.from_crawler(crawler))
 
     def spider_opened(self, spider: Any) -> None:
         state = getattr(spider, "state", None)

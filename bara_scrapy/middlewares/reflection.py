@@ -65,7 +65,7 @@ class ReflectionMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ReflectionMiddleware:
-        return cls(crawler, BaraConfig.from_settings(crawler.settings))
+        return cls(crawler, BaraConfig.from_crawler(crawler))
 
     async def process_spider_output(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
         if not response.meta.get("bara_page"):

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 
 from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.http import Response
+
+from ..config import BaraConfig
+from ..http_utils import retry_after_seconds
+
+__all__ = ["RetryAfterMiddleware", "retry_after_seconds"]
 
 logger = logging.getLogger(__name__)
 
@@ -22,32 +25,10 @@ STATUSES = (429, 503)
 MAX_TIMES = 2
 
 
-def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
-    """Seconds a `Retry-After` header asks for (delta-seconds or HTTP date), or None.
-
-    >>> retry_after_seconds("2"), retry_after_seconds("soon"), retry_after_seconds(None)
-    (2.0, None, None)
-    >>> retry_after_seconds("Wed, 21 Oct 2015 07:28:10 GMT", datetime(2015, 10, 21, 7, 28, tzinfo=UTC))
-    10.0
-    """
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
-
-
 class RetryAfterMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
-        self.max_wait = crawler.settings.getfloat("BARA_RETRY_AFTER_MAX", 30.0)
+        self.max_wait = BaraConfig.from_crawler(crawler).retry_after_max
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RetryAfterMiddleware:

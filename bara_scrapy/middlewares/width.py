@@ -32,7 +32,7 @@ class LinkWidthMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> LinkWidthMiddleware:
-        return cls(crawler, BaraConfig.from_settings(crawler.settings))
+        return cls(crawler, BaraConfig.from_crawler(crawler))
 
     async def _robots(self, urls: list[str]) -> set[str]:
         """The subset of `urls` that robots.txt forbids."""

@@ -26,6 +26,7 @@ from scrapy.pipelines.files import FilesPipeline
 from scrapy.pipelines.media import _MediaRequestFiltered
 from twisted.python.failure import Failure
 
+from ..config import BaraConfig
 from ..items import Media, PageItem
 from ..verify import check_url, host_key
 from ..verify.ssrf import Resolver, default_resolve
@@ -74,16 +75,16 @@ class MediaStorePipeline(FilesPipeline):
 
     def __init__(self, store_uri: str, *, crawler: Crawler) -> None:
         super().__init__(store_uri, crawler=crawler)
-        settings = crawler.settings
-        self.max_bytes = settings.getint("BARA_STORE_MAX_BYTES", 100 * 1024 * 1024)
-        self.allow_private = settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False)
+        config = BaraConfig.from_crawler(crawler)
+        self.max_bytes = config.reporting.store_max_bytes
+        self.allow_private = config.allow_private_networks
         self.allowed_hosts: frozenset[str] = frozenset()
         self.blocked: dict[str, str | None] = {}  # URL -> why the SSRF guard refused it (None: allowed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MediaStorePipeline:
         settings = crawler.settings
-        if not settings.getbool("BARA_STORE_MEDIA", False):
+        if not BaraConfig.from_crawler(crawler).reporting.store_media:
             raise NotConfigured("BARA_STORE_MEDIA is False")
         if not settings.get("FILES_STORE"):
             raise NotConfigured("BARA_STORE_MEDIA needs FILES_STORE (a directory or a store URI)")

@@ -32,6 +32,7 @@ from scrapy.http.request import NO_CALLBACK
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from w3lib.url import safe_url_string
 
+from ..config import BaraConfig
 from ..items import Media, PageItem, utc_now
 from ..urls import canonicalize, is_http_url
 from ..verify import SNIFF_BYTES, host_key, kind_of, sniff
@@ -136,9 +137,10 @@ class MediaVerificationPipeline:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
-        self.allow_private = settings.getbool("BARA_ALLOW_PRIVATE_NETWORKS", False)
-        self.timeout = settings.getfloat("BARA_VERIFY_TIMEOUT", 15.0)
-        self.semaphore = asyncio.Semaphore(max(1, settings.getint("BARA_VERIFY_CONCURRENCY", 8)))
+        config = BaraConfig.from_crawler(crawler)
+        self.allow_private = config.allow_private_networks
+        self.timeout = config.verify.timeout
+        self.semaphore = asyncio.Semaphore(max(1, config.verify.concurrency))
         self.allowed_hosts: frozenset[str] = frozenset()
         resolver = settings.get("TWISTED_DNS_RESOLVER") or settings.get("DNS_RESOLVER")
         self.pin = can_pin(resolver if isinstance(resolver, str) else None, settings.getbool("DNSCACHE_ENABLED"))
@@ -147,7 +149,7 @@ class MediaVerificationPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MediaVerificationPipeline:
-        if not crawler.settings.getbool("BARA_VERIFY_MEDIA", True):
+        if not BaraConfig.from_crawler(crawler).verify.enabled:
             raise NotConfigured("BARA_VERIFY_MEDIA is False")
         pipeline = cls(crawler)
         crawler.signals.connect(pipeline._bytes_received, signal=signals.bytes_received)

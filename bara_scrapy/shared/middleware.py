@@ -43,10 +43,8 @@ class SharedFrontierMiddleware:
         settings = crawler.settings
         self.crawler = crawler
         self.config = config
-        self.url = str(settings.get("BARA_FRONTIER_URL") or "")
-        self.key = str(settings.get("BARA_FRONTIER_KEY") or "")
-        self.lease = settings.getfloat("BARA_FRONTIER_LEASE", 30.0)
-        self.poll = settings.getfloat("BARA_FRONTIER_POLL", 0.2)
+        self.url, self.key = config.frontier.url, config.frontier.key
+        self.lease, self.poll = config.frontier.lease, config.frontier.poll
         self.capacity = max(1, settings.getint("CONCURRENT_REQUESTS", 8))
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.frontier: RedisFrontier | None = None
@@ -64,7 +62,7 @@ class SharedFrontierMiddleware:
     def from_crawler(cls, crawler: Crawler) -> SharedFrontierMiddleware:
         if not crawler.settings.get("BARA_FRONTIER_URL"):
             raise NotConfigured("BARA_FRONTIER_URL is not set")
-        config = BaraConfig.from_settings(crawler.settings)
+        config = BaraConfig.from_crawler(crawler)
         if config.order != "bfs":
             raise ConfigError("BARA_FRONTIER_URL works with BARA_ORDER='bfs' only")
         return cls(crawler, config)

@@ -64,14 +64,14 @@ class BaraSpider(Spider):
     @property
     def config(self) -> BaraConfig:
         if self._config is None:  # settings are complete (add-ons applied) once the crawl runs
-            self._config = BaraConfig.from_settings(self.crawler.settings)
+            self._config = BaraConfig.from_crawler(self.crawler)
         return self._config
 
     _config: BaraConfig | None = None
 
     async def start(self) -> AsyncIterator[Any]:
         # settings are complete here (add-ons applied): the LLM extractor, if configured
-        self.extractor = build_extractor(self.config, self.crawler.settings)
+        self.extractor = build_extractor(self.config)
         self.crawler.signals.connect(self._close_extractor, signal=signals.spider_closed)
         url = canonicalize(self.seed)
         yield Request(url, meta={"bara_page": self._page_meta(url)}, dont_filter=True)
