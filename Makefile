@@ -45,11 +45,12 @@ redis-down:
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt
+# The `bench` extra (matplotlib, pinned in pyproject.toml) gives the bench its chart.
+$(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
-	$(PY) -m pip install -q --no-deps -e .
+	$(PY) -m pip install -q -e '.[bench]'
 	@touch $(STAMP)
 
 demo: setup

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bara_scrapy.bench.report import build_report, render_markdown, write_report
 from bara_scrapy.bench.score import Counts, SiteScore
 
@@ -37,3 +39,16 @@ def test_report_files_and_tables(tmp_path: Path) -> None:
     assert "| feed | 4 | 100.0% | 100.0% | 25.0% |" in md  # quirk rows: recall per variant
     assert "| bad_404 | 2 | 0 | 1 | 0 |" in md  # leaks per variant
     assert "| s01 | 4 | 100.0% ✓ | 100.0% ✓ | 25.0% |" in md
+
+
+def test_without_matplotlib_the_report_says_so_and_skips_the_chart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import bara_scrapy.bench.report as bench_report
+
+    monkeypatch.setattr(bench_report, "have_matplotlib", lambda: False)
+    report = build_report({"full": [site_score("s00", 4)]}, {"seed": 0, "sites": 1})
+    paths = write_report(report, tmp_path / "out")
+    assert "chart" not in paths and not (tmp_path / "out" / "chart.png").exists()
+    assert paths["md"].exists() and paths["json"].exists()
+    assert "pip install 'bara_scrapy[bench]'" in capsys.readouterr().err

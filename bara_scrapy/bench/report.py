@@ -7,7 +7,9 @@ metrics, so the difference from `full` shows what each component buys.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -162,6 +164,14 @@ def _site_table(variants: Mapping[str, Any], names: list[str]) -> list[str]:
     return lines
 
 
+NO_MATPLOTLIB = "bara-bench: no chart.png, matplotlib is not installed (pip install 'bara_scrapy[bench]' adds it)"
+
+
+def have_matplotlib() -> bool:
+    """Plots are an optional extra (`bara_scrapy[bench]`); the rest of the report needs nothing more."""
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def render_chart(report: Mapping[str, Any], path: Path) -> None:
     import matplotlib
 
@@ -188,14 +198,16 @@ def render_chart(report: Mapping[str, Any], path: Path) -> None:
 
 
 def write_report(report: Mapping[str, Any], out_dir: str | Path) -> dict[str, Path]:
-    """Write report.json, report.md and chart.png under `out_dir`; return their paths."""
+    """Write report.json, report.md and chart.png (with matplotlib) under `out_dir`; return their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {"json": out / "report.json", "md": out / "report.md", "chart": out / "chart.png"}
     paths["json"].write_text(json.dumps(report, indent=2, sort_keys=False, default=str) + "\n")
     paths["md"].write_text(render_markdown(report))
-    if report.get("variants"):  # a corpus-only run has no variant to chart
+    if report.get("variants") and have_matplotlib():  # a corpus-only run has no variant to chart
         render_chart(report, paths["chart"])
     else:
+        if report.get("variants"):
+            print(NO_MATPLOTLIB, file=sys.stderr)
         del paths["chart"]
     return paths
