@@ -1,7 +1,7 @@
 """Attempt instructions: the structured plan the browser carries out on a page.
 
-Instructions are plain data (they travel in `request.meta["bara_instructions"]`
-as a dict, so requests stay picklable for `JOBDIR`). Reflection rewrites them
+Instructions are plain data (they travel in the page state,
+`request.meta["bara"]`, and requests stay picklable for `JOBDIR`). Reflection rewrites them
 between attempts; the browser step reads them. Clicks name controls by the
 stable handle the page snapshot gave them (`data-bara-handle` order index
 plus a CSS path), never by text copied from the page.
