@@ -23,7 +23,6 @@ class Instructions(BaseModel):
     click_rounds: int = Field(default=0, ge=0, description="repeat clicks on load-more controls")
     dismiss_overlays: bool = True
     capture_network: bool = True
-    reextract: bool = False
 
     def describe(self) -> str:
         """The instructions as the sentence recorded in `Attempt.instructions`."""
@@ -42,8 +41,6 @@ class Instructions(BaseModel):
             parts.append("dismiss overlays and cookie banners")
         if self.capture_network:
             parts.append("capture media from the network log")
-        if self.reextract:
-            parts.append("re-extract from the final DOM")
         parts.append("return text, image and video URLs seen on the page")
         return "; ".join(parts) + "."
 
