@@ -40,7 +40,7 @@ class PageBudgetMiddleware:
     def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
         self.crawler = crawler
         self.config = config
-        self.frontier = Frontier(max_depth=config.max_depth, max_pages=config.max_pages, order=config.order)
+        self.frontier = Frontier(max_depth=config.max_depth, max_pages=config.max_pages)
         self.resumed = False
         self.mismatch: str | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)

@@ -27,7 +27,7 @@ from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task
 
-from ..config import BaraConfig, ConfigError
+from ..config import BaraConfig
 from ..items import PageItem
 from ..middlewares.budget import CLOSE_REASON
 from ..page import first_request, page_state
@@ -65,10 +65,7 @@ class SharedFrontierMiddleware:
     def from_crawler(cls, crawler: Crawler) -> SharedFrontierMiddleware:
         if not crawler.settings.get("BARA_FRONTIER_URL"):
             raise NotConfigured("BARA_FRONTIER_URL is not set")
-        config = BaraConfig.from_settings(crawler.settings)
-        if config.order != "bfs":
-            raise ConfigError("BARA_FRONTIER_URL works with BARA_ORDER='bfs' only")
-        return cls(crawler, config)
+        return cls(crawler, BaraConfig.from_settings(crawler.settings))
 
     def spider_opened(self) -> None:
         c, seed = self.config, canonicalize(getattr(self.crawler.spider, "seed", ""))
