@@ -226,8 +226,6 @@ class BaraConfig:
     deny: tuple[str, ...] = setting("BARA_DENY", DEFAULT_DENY, setting_default=[])  # built-in list + the setting
     allow: tuple[str, ...] = setting("BARA_ALLOW", (), setting_default=[])
     browser_enabled: bool = setting("BARA_BROWSER_ENABLED", True)
-    scroll_enabled: bool = setting("BARA_SCROLL_ENABLED", True)
-    order: str = setting("BARA_ORDER", "bfs")
     scroll_max_steps: int = setting("BARA_SCROLL_MAX_STEPS", SCROLL_STEPS, minimum=0)
     scroll_pause: float = setting("BARA_SCROLL_PAUSE", SCROLL_PAUSE_MS / 1000, minimum=0.0)
     page_timeout: float = setting("BARA_PAGE_TIMEOUT", 30.0, minimum=1.0)
@@ -244,12 +242,10 @@ class BaraConfig:
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BaraConfig:
         config: BaraConfig = _build(cls, settings)
-        scope, order = config.scope.lower(), config.order.lower()
+        scope = config.scope.lower()
         if scope not in SCOPES:
             raise ConfigError(f"invalid setting BARA_SCOPE={scope!r}: one of {', '.join(SCOPES)}")
-        if order not in ("bfs", "dfs"):
-            raise ConfigError(f"invalid setting BARA_ORDER={order!r}: 'bfs' (default) or 'dfs' (ablation only)")
-        return replace(config, scope=scope, order=order, deny=DEFAULT_DENY + config.deny)
+        return replace(config, scope=scope, deny=DEFAULT_DENY + config.deny)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BaraConfig:
@@ -267,7 +263,7 @@ class BaraConfig:
 
     def first_instructions(self) -> Instructions:
         return Instructions(
-            scroll_steps=self.scroll_max_steps if self.scroll_enabled else 0,
+            scroll_steps=self.scroll_max_steps,
             scroll_pause_ms=int(self.scroll_pause * 1000),
         )
 

@@ -39,10 +39,6 @@ class Frontier:
     pending: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
     next_to_expand: int = 0
     dropped_by_budget: int = 0
-    # "bfs": expand strictly in admission order (the contract). "dfs": expand on
-    # completion, for the depth-first ablation of `scrapy bara-bench` only.
-    order: str = "bfs"
-    expanded: set[int] = field(default_factory=set)
 
     def admit_seed(self, url: str) -> Admission:
         if self.admitted:
@@ -66,8 +62,6 @@ class Frontier:
 
     def is_completed(self, bfs_index: int) -> bool:
         """Whether page `bfs_index` already finished (expanded, or waiting its turn)."""
-        if self.order == "dfs":
-            return bfs_index in self.expanded
         return bfs_index < self.next_to_expand or bfs_index in self.pending
 
     def unfinished(self) -> list[Admission]:
@@ -86,15 +80,6 @@ class Frontier:
         """
         if not 0 <= bfs_index < len(self.admitted):
             raise ValueError(f"page {bfs_index} was never admitted")
-        if self.order == "dfs":
-            if bfs_index in self.expanded:
-                return []
-            self.expanded.add(bfs_index)
-            self.pending[bfs_index] = (list(children), list(also_seen))
-            released_now = self._expand(bfs_index)
-            while self.next_to_expand in self.expanded:
-                self.next_to_expand += 1
-            return released_now
         if bfs_index >= self.next_to_expand and bfs_index not in self.pending:
             self.pending[bfs_index] = (list(children), list(also_seen))
         released: list[Admission] = []

@@ -1,7 +1,7 @@
 """Attempt instructions: the structured plan the browser carries out on a page.
 
-Instructions are plain data (they travel in `request.meta["bara_instructions"]`
-as a dict, so requests stay picklable for `JOBDIR`). Reflection rewrites them
+Instructions are plain data (they travel in the page state,
+`request.meta["bara"]`, and requests stay picklable for `JOBDIR`). Reflection rewrites them
 between attempts; the browser step reads them. Clicks name controls by the
 stable handle the page snapshot gave them (`data-bara-handle` order index
 plus a CSS path), never by text copied from the page.
@@ -27,7 +27,6 @@ class Instructions(BaseModel):
     click_rounds: int = Field(default=0, ge=0, description="repeat clicks on load-more controls")
     dismiss_overlays: bool = True
     capture_network: bool = True
-    reextract: bool = False
 
     def describe(self) -> str:
         """The instructions as the sentence recorded in `Attempt.instructions`."""
@@ -46,8 +45,6 @@ class Instructions(BaseModel):
             parts.append("dismiss overlays and cookie banners")
         if self.capture_network:
             parts.append("capture media from the network log")
-        if self.reextract:
-            parts.append("re-extract from the final DOM")
         parts.append("return text, image and video URLs seen on the page")
         return "; ".join(parts) + "."
 

@@ -14,7 +14,6 @@ from scrapy.settings import Settings
 from bara_scrapy.config import BaraConfig, LlmConfig
 from bara_scrapy.extraction.base import Extraction
 from bara_scrapy.extraction.dom import DomExtractor, extract_dom
-from bara_scrapy.instructions import Instructions
 from bara_scrapy.llm.extractor import LlmExtraction, LlmExtractor, build_extractor
 from bara_scrapy.snapshot import PageSnapshot, RawCandidate
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
@@ -81,7 +80,7 @@ def extractor_for(fake: FakeOpenAI, **overrides: Any) -> LlmExtractor:
 
 async def run(extractor: LlmExtractor, *pages: PageSnapshot) -> list[LlmExtraction]:
     try:
-        results = [await extractor.extract(p, Instructions()) for p in pages]
+        results = [await extractor.extract(p) for p in pages]
     finally:
         await extractor.aclose()
     assert all(isinstance(r, LlmExtraction) for r in results)
@@ -257,7 +256,7 @@ async def test_pages_in_parallel_respect_the_llm_concurrency(fake: FakeOpenAI) -
     fake.default = lambda req: Reply.hang(gate, Reply.json(GOOD_ANSWER))
     extractor = extractor_for(fake, concurrency=2)
     try:
-        tasks = [asyncio.ensure_future(extractor.extract(otter_page(), Instructions())) for _ in range(4)]
+        tasks = [asyncio.ensure_future(extractor.extract(otter_page())) for _ in range(4)]
         assert await asyncio.to_thread(fake.wait_for, lambda f: f.request_count >= 2, 10.0)
         for _ in range(50):
             await asyncio.sleep(0)

@@ -16,10 +16,12 @@ from scrapy.robotstxt import ProtegoRobotParser, RobotParser
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from bara_scrapy.frontier import Frontier
+from bara_scrapy.frontier import Admission, Frontier
+from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
 from bara_scrapy.middlewares.budget import CLOSE_REASON, JOB_KEY, STATE_KEY, PageBudgetMiddleware
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
+from bara_scrapy.page import PageState, page_request
 from bara_scrapy.spiders.bara import BaraSpider
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -41,9 +43,13 @@ def make_crawler(**settings: object) -> Crawler:
     return crawler
 
 
+def page_state(url: str = SEED, *, bfs_index: int = 0, depth: int = 0, parent: str | None = None) -> PageState:
+    return PageState(Admission(url, depth, bfs_index, parent), SEED, "host", Instructions())
+
+
 def page_response(url: str = SEED, *, bfs_index: int = 0, depth: int = 0, **meta: object) -> Response:
-    page = {"url": url, "seed": SEED, "scope": "host", "depth": depth, "bfs_index": bfs_index, "parent_url": None}
-    request = Request(url, meta={"bara_page": page, "depth": depth, **meta})
+    request = page_request(page_state(url, bfs_index=bfs_index, depth=depth))
+    request.meta.update(meta)
     return HtmlResponse(url, body=b"<html></html>", request=request)
 
 
@@ -157,12 +163,12 @@ async def complete(
 
 
 def pages(requests: list[Request]) -> list[tuple[str, int, int, str | None]]:
-    return [(r.url, r.meta["bara_page"]["bfs_index"], r.meta["bara_page"]["depth"], r.meta["bara_page"]["parent_url"])
-            for r in requests]
+    adms = [r.meta["bara"].admission for r in requests]
+    return [(r.url, a.bfs_index, a.depth, a.parent_url) for r, a in zip(requests, adms, strict=True)]
 
 
 async def started(mw: PageBudgetMiddleware, *extra: Any) -> list[Any]:
-    seed = Request("https://Site.test/?utm_source=x", meta={"bara_page": {}}, dont_filter=True)
+    seed = page_request(page_state("https://Site.test/?utm_source=x"))
     return await collect(mw.process_start(aiter([seed, *extra])))
 
 
@@ -173,7 +179,8 @@ async def test_budget_admits_the_seed_as_page_zero() -> None:
     other = Request("https://site.test/other")
     out = await started(mw, other)
     assert pages(out[:1]) == [(SEED, 0, 0, None)] and out[1] is other
-    assert out[0].callback == crawler.spider.parse_page and out[0].meta["depth"] == 0  # type: ignore[union-attr]
+    assert out[0].callback is None and out[0].meta["depth"] == 0  # Scrapy calls the spider's parse
+    assert out[0].meta["bara"].seed == SEED and out[0].meta["bara"].instructions.scroll_steps == 12
     assert crawler.stats.get_value("bara/pages/admitted") == 1
 
 

@@ -25,7 +25,6 @@ from bara_scrapy.reflection import (
     is_safe_handle,
     next_instructions,
     rewrite,
-    should_retry,
     summarise,
 )
 from bara_scrapy.snapshot import Control, Markers
@@ -93,7 +92,6 @@ DIAGNOSE_CASES = [
         [],
     ),
     ("overlay alone", out(text_chars=9, markers=Markers(overlays=1, controls=[CLOSE])), []),
-    ("unverified", out(unverified_media=2, **OK), ["unverified_media"]),
     ("timeout, nothing", out(error_type="TimeoutError", markers=Markers(lazy_placeholders=3)), ["timeout"]),
     (
         "timeout with partial output",
@@ -103,8 +101,8 @@ DIAGNOSE_CASES = [
     ("503 page ignores content markers", out(http_status=503, markers=Markers(feed_sentinel=True)), ["http_error"]),
     (
         "order is KINDS order",
-        out(unverified_media=1, markers=Markers(feed_sentinel=True)),
-        ["empty_text", "missing_media", "unverified_media"],
+        out(error_type="TimeoutError", text_chars=5, markers=Markers(feed_sentinel=True)),
+        ["timeout", "missing_media"],
     ),
 ]
 
@@ -133,7 +131,6 @@ RETRYABLE_CASES = [
     (out(content_type="image/png"), False),
     (out(), True),  # empty text
     (out(text_chars=5, markers=Markers(lazy_placeholders=1)), True),
-    (out(unverified_media=1, **OK), False),  # verification is the pipeline's business
     (out(**OK), False),
 ]
 
@@ -163,7 +160,7 @@ def test_sentinel_without_truncation_waits_longer_between_steps() -> None:
 
 def test_empty_text_waits_for_delayed_content() -> None:
     nxt = rewrite([(Instructions(), ["empty_text"])], Markers())
-    assert nxt.settle_ms == 4000 and nxt.wait_for_selector == TEXT_SELECTOR and nxt.reextract
+    assert nxt.settle_ms == 4000 and nxt.wait_for_selector == TEXT_SELECTOR
     again = rewrite([(Instructions(), ["empty_text"]), (nxt, ["empty_text"])], Markers())
     assert again.settle_ms == MAX_SETTLE_MS
 
@@ -191,10 +188,10 @@ def test_lazy_placeholders_without_controls_slow_the_scroll() -> None:
     assert nxt.scroll_pause_ms == 500 and nxt.click_handles == []
 
 
-def test_video_problems_turn_on_network_capture_and_reextract() -> None:
+def test_video_problems_turn_on_network_capture() -> None:
     start = Instructions(capture_network=False)
     nxt = rewrite([(start, ["missing_media"])], Markers(blob_videos=1))
-    assert nxt.capture_network and nxt.reextract and nxt.settle_ms == 1000
+    assert nxt.capture_network and nxt.settle_ms == 1000
 
 
 def test_transient_errors_escalate_settle() -> None:
@@ -228,15 +225,15 @@ def test_handle_count_and_length_are_capped() -> None:
     assert is_safe_handle("a" * MAX_HANDLE_CHARS)
 
 
-def test_should_retry_respects_attempts_and_final_kinds() -> None:
+def test_next_instructions_respects_attempts_and_final_kinds() -> None:
     lazy = out(text_chars=5, markers=Markers(lazy_placeholders=2))
-    assert should_retry([lazy], diagnose(lazy), 3)
-    assert not should_retry([lazy], diagnose(lazy), 1)
-    assert not should_retry([lazy, lazy, lazy], diagnose(lazy), 3)
+    assert next_instructions([lazy], 3, diagnose(lazy)) is not None
+    assert next_instructions([lazy], 1, diagnose(lazy)) is None
+    assert next_instructions([lazy, lazy, lazy], 3, diagnose(lazy)) is None
     off = out(offsite_navigation="https://x.example/")
-    assert not should_retry([off], diagnose(off), 3)
+    assert next_instructions([off], 3, diagnose(off)) is None
     e404 = out(http_status=404, text_chars=10)
-    assert not should_retry([e404], diagnose(e404), 3)
+    assert next_instructions([e404], 3, diagnose(e404)) is None
 
 
 def test_no_useless_repeat_once_everything_is_capped() -> None:
@@ -250,7 +247,7 @@ def test_no_useless_repeat_once_everything_is_capped() -> None:
     last = out(instructions=capped, text_chars=5, scroll_truncated=True, markers=Markers(controls=[MORE]))
     assert diagnose(last) == ["missing_media"]
     assert next_instructions([last], 3) is None
-    assert not should_retry([last], ["missing_media"], 3)
+    assert next_instructions([last], 3, ["missing_media"]) is None
 
 
 def test_the_503_twice_history_gets_three_distinct_plans() -> None:
@@ -282,8 +279,6 @@ FINAL_CASES = [
      ("incomplete", "missing_media after 3 attempts: 4 lazy placeholders without URL")),
     (["empty_text"], 0, 3, None, 2, "", ("incomplete", "empty_text after 2 attempts")),
     (["empty_text", "missing_media"], 0, 0, None, 3, "", ("failed", "empty_text, missing_media after 3 attempts")),
-    (["unverified_media"], 100, 1, None, 1, "2 media left unverified",
-     ("incomplete", "unverified_media after 1 attempt: 2 media left unverified")),
     (["timeout"], 0, 0, "TimeoutError: Timeout 30000ms exceeded.", 3, "",
      ("failed", "timeout after 3 attempts: TimeoutError: Timeout 30000ms exceeded.")),
     (["timeout", "missing_media"], 40, 0, "TimeoutError", 3, "",
@@ -311,7 +306,7 @@ def test_final_status_of_history_explains_the_last_attempt() -> None:
     assert status == "incomplete"
     assert error == "missing_media after 3 attempts: 4 lazy placeholders without URL, 1 controls still hiding content"
     assert final_status_of([out(**OK)]) == ("ok", None)
-    crash = AttemptOutcome.from_exception(Instructions(), RuntimeError("Target crashed"))
+    crash = AttemptOutcome(Instructions(), "RuntimeError", "Target crashed")
     assert final_status_of([crash]) == ("failed", "browser_crash after 1 attempt: RuntimeError: Target crashed")
 
 
@@ -337,7 +332,6 @@ instructions_st = st.builds(
     click_rounds=st.integers(0, MAX_CLICK_ROUNDS),
     dismiss_overlays=st.booleans(),
     capture_network=st.booleans(),
-    reextract=st.booleans(),
 )
 markers_st = st.builds(
     Markers,
@@ -361,7 +355,6 @@ outcome_st = st.builds(
     videos=st.integers(0, 1),
     markers=markers_st,
     unresolved_media=st.integers(0, 1),
-    unverified_media=st.integers(0, 1),
     scroll_truncated=st.booleans(),
     scroll_steps=st.integers(0, MAX_SCROLL_STEPS),
 )
@@ -373,7 +366,6 @@ def test_retries_never_repeat_a_plan_and_stay_capped(history: list[AttemptOutcom
     kinds = diagnose(history[-1])
     assert kinds == sorted(kinds, key=KINDS.index)
     nxt = next_instructions(history, max_attempts, kinds)
-    assert should_retry(history, kinds, max_attempts) is (nxt is not None)
     if nxt is None:
         return
     assert len(history) < max_attempts and is_retryable(kinds, history[-1])

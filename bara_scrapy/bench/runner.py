@@ -22,14 +22,17 @@ from scrapy.utils.project import get_project_settings
 
 from ..spiders.bara import BaraSpider
 
+NO_SCROLL = "bara_scrapy.bench.ablations.NoScrollMiddleware"
+BUDGET = "bara_scrapy.middlewares.budget.PageBudgetMiddleware"
+DEPTH_FIRST_BUDGET = "bara_scrapy.bench.ablations.DepthFirstBudgetMiddleware"
 # name -> setting overrides; "what each component buys" is read off these rows.
 VARIANTS: dict[str, dict[str, Any]] = {
     "full": {},
     "no_reflection": {"BARA_MAX_ATTEMPTS": 1},
     "no_verification": {"BARA_VERIFY_MEDIA": False},
-    "no_scroll": {"BARA_SCROLL_ENABLED": False},
+    "no_scroll": {"DOWNLOADER_MIDDLEWARES": {NO_SCROLL: 545}},  # after BrowserMiddleware (540)
     "dfs": {
-        "BARA_ORDER": "dfs",
+        "SPIDER_MIDDLEWARES": {BUDGET: None, DEPTH_FIRST_BUDGET: 820},
         "DEPTH_PRIORITY": -1,
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleLifoDiskQueue",
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.LifoMemoryQueue",

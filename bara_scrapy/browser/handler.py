@@ -20,7 +20,7 @@ from scrapy_playwright.page import PageMethod
 
 class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
     async def _apply_page_methods(self, page: Page, request: Request, spider: Any) -> None:
-        if not request.meta.get("bara_page"):
+        if not request.meta.get("bara"):
             await super()._apply_page_methods(page, request, spider)
             return
         for method in request.meta.get("playwright_page_methods") or ():

@@ -68,11 +68,11 @@ def _media_like(url: str, resource_type: str, content_type: str) -> bool:
 
 async def init_page(page: Page, request: Request) -> None:
     """scrapy-playwright page init callback: runs before navigation."""
-    meta = request.meta["bara_page"]
-    options = request.meta.get("bara_render", {})
+    state = request.meta["bara"]  # bara_scrapy.page.PageState
+    options = state.render or {}
     session = PageSession(
-        seed=meta["seed"],
-        scope=meta.get("scope", "host"),
+        seed=state.seed,
+        scope=state.scope,
         page_url=request.url,
         allow_private=bool(options.get("allow_private", False)),
         deadline=time.monotonic() + float(options.get("page_timeout", 30.0)),

@@ -11,7 +11,6 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from ..instructions import Instructions
 from ..items import Media
 from ..snapshot import PageSnapshot
 from .blocks import Block
@@ -33,4 +32,4 @@ class Extraction(BaseModel):
 class Extractor(Protocol):
     name: str
 
-    async def extract(self, snapshot: PageSnapshot, instructions: Instructions) -> Extraction: ...
+    async def extract(self, snapshot: PageSnapshot) -> Extraction: ...

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from ..instructions import Instructions
 from ..snapshot import PageSnapshot
 from .base import Extraction
 from .content import Content, page_content
@@ -51,7 +50,7 @@ def extract_dom(snapshot: PageSnapshot) -> Extraction:
 class DomExtractor:
     name = "dom"
 
-    async def extract(self, snapshot: PageSnapshot, instructions: Instructions) -> Extraction:
+    async def extract(self, snapshot: PageSnapshot) -> Extraction:
         if len(snapshot.html) > THREAD_ABOVE_CHARS:
             return await asyncio.to_thread(extract_dom, snapshot)
         return extract_dom(snapshot)

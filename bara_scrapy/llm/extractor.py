@@ -23,7 +23,6 @@ from ..config import BaraConfig
 from ..extraction.base import Extraction, Extractor
 from ..extraction.blocks import Block, to_markdown
 from ..extraction.dom import DomExtractor
-from ..instructions import Instructions
 from ..items import Media
 from ..snapshot import PageSnapshot
 from .errors import LlmError
@@ -195,8 +194,8 @@ class LlmExtractor:
     async def aclose(self) -> None:
         await self.client.aclose()
 
-    async def extract(self, snapshot: PageSnapshot, instructions: Instructions) -> Extraction:
-        dom = await self.dom.extract(snapshot, instructions)
+    async def extract(self, snapshot: PageSnapshot) -> Extraction:
+        dom = await self.dom.extract(snapshot)
         self.counters["pages"] += 1
         base = LlmExtraction.model_validate({**dom.model_dump(), "extractor": "dom"})
         budget = self.max_prompt_chars

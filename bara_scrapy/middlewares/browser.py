@@ -1,8 +1,8 @@
 """BrowserMiddleware: render page requests in Chromium and attach the snapshot.
 
-Page requests (meta `bara_page`) get their scrapy-playwright meta here, at
-download time, so what sits in the scheduler (and in `JOBDIR`) stays plain,
-picklable data.
+Page requests (meta `bara`, a `PageState`) get their scrapy-playwright meta
+here, at download time, so what sits in the scheduler (and in `JOBDIR`) stays
+plain, picklable data.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from scrapy_playwright.page import PageMethod
 from ..browser.render import explore, init_page
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
+from ..page import page_state
 from ..snapshot import PageSnapshot
 
 PLAYWRIGHT_KEYS = (
     "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
-    "playwright_page_methods", "bara_render",
+    "playwright_page_methods",
 )
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
@@ -36,15 +37,19 @@ class BrowserMiddleware:
         return cls(crawler, BaraConfig.from_crawler(crawler))
 
     def process_request(self, request: Request) -> None:
-        page = request.meta.get("bara_page")
-        if not page:
+        state = page_state(request)
+        if state is None:
             return
-        request.meta.setdefault("bara_attempt_started", time.time())
+        if state.started is None:
+            state.started = time.time()
+        request.meta["depth"] = state.admission.depth  # a retry passed DepthMiddleware as depth 0
         if not self.config.browser_enabled:
             return
-        instructions = request.meta.get("bara_instructions") or self.config.first_instructions().model_dump()
-        if not self.config.scroll_enabled:  # the no-scroll ablation: reflection may not scroll either
-            instructions = {**instructions, "scroll_steps": 0}
+        state.render = {
+            "page_timeout": self.config.page_timeout,
+            "allow_private": self.config.allow_private_networks,
+            "block_offsite": self.config.block_offsite_subresources,
+        }
         request.meta.update(
             playwright=True,
             playwright_context="bara",
@@ -53,23 +58,20 @@ class BrowserMiddleware:
                 "wait_until": "domcontentloaded",
                 "timeout": self.config.navigation_timeout * 1000,
             },
-            playwright_page_methods=[PageMethod(explore, instructions)],
-            bara_render={
-                "page_timeout": self.config.page_timeout,
-                "allow_private": self.config.allow_private_networks,
-                "block_offsite": self.config.block_offsite_subresources,
-            },
+            playwright_page_methods=[PageMethod(explore, state.instructions.model_dump())],
         )
 
     def process_response(self, request: Request, response: Response) -> Response:
         meta = request.meta
-        if not meta.get("bara_page"):
+        state = page_state(request)
+        if state is None:
             return response
         methods = meta.get("playwright_page_methods") or []
         for key in PLAYWRIGHT_KEYS:
             meta.pop(key, None)
-        if meta.get("bara_failure"):
-            meta["bara_snapshot"] = PageSnapshot(url=request.url, final_url=response.url)
+        state.render = None
+        if state.failure:
+            state.snapshot = PageSnapshot(url=request.url, final_url=response.url)
             return response
         ctype = (response.headers.get(b"Content-Type") or b"").decode("latin-1").lower()
         is_html = isinstance(response, TextResponse) and (not ctype or any(t in ctype for t in HTML_TYPES))
@@ -84,5 +86,5 @@ class BrowserMiddleware:
         snapshot.content_type = ctype
         if not is_html and response.body:
             snapshot.errors.append(f"not_html: {ctype or 'unknown content type'}")
-        meta["bara_snapshot"] = snapshot
+        state.snapshot = snapshot
         return response

@@ -14,6 +14,7 @@ from scrapy.http import Response
 from ..config import BaraConfig
 from ..frontier import Admission, Frontier
 from ..items import PageItem
+from ..page import first_request, page_state
 from ..urls import canonicalize
 
 logger = logging.getLogger(__name__)
@@ -33,12 +34,13 @@ class PageBudgetMiddleware:
     budget; the excess is dropped (`bara/budget/dropped`). When the budget
     was reached, the crawl closes with reason `bara_page_budget` once idle.
     The frontier lives in `spider.state`, so `JOBDIR` resumes keep it.
+    Any other output, a reflection retry of a page included, passes through.
     """
 
     def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
         self.crawler = crawler
         self.config = config
-        self.frontier = Frontier(max_depth=config.max_depth, max_pages=config.max_pages, order=config.order)
+        self.frontier = Frontier(max_depth=config.max_depth, max_pages=config.max_pages)
         self.resumed = False
         self.mismatch: str | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
@@ -81,8 +83,7 @@ class PageBudgetMiddleware:
             raise CloseSpider(CLOSE_REASON)
 
     def _request(self, adm: Admission) -> Request:
-        req: Request = self.crawler.spider.page_request(adm)  # type: ignore[union-attr]
-        return req
+        return first_request(adm, self.frontier.admitted[0].url, self.config)  # the seed is admitted first
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
         if self.resumed:
@@ -91,7 +92,7 @@ class PageBudgetMiddleware:
             for adm in self.frontier.unfinished():
                 yield self._request(adm)
         async for obj in start:
-            if isinstance(obj, Request) and "bara_page" in obj.meta:
+            if isinstance(obj, Request) and page_state(obj) is not None:
                 if self.frontier.admitted or self.mismatch:  # resumed, or refused
                     continue
                 adm = self.frontier.admit_seed(canonicalize(obj.url))

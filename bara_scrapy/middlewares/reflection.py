@@ -3,14 +3,15 @@
 Two halves, as in Scrapy's own retry design:
 
 * `ReflectionDownloaderMiddleware` turns a page request's download exception
-  (after Scrapy's RetryMiddleware gave up) into a response flagged
-  `bara_failure`, so every attempt reaches the spider and every admitted page
-  yields exactly one item.
-* `ReflectionMiddleware` (spider) reads the attempt's outcome, diagnoses it
-  (`bara_scrapy.reflection`), and either schedules the next attempt with
-  rewritten instructions (own counter, same `bfs_index`, scope re-checked by
-  `BrowserMiddleware`) and swallows this attempt's output, or finalises the
-  item's status, error and attempt history and lets it through.
+  (after Scrapy's RetryMiddleware gave up) into a response whose page state
+  records the failure, so every attempt reaches the spider and every admitted
+  page yields exactly one item.
+* `ReflectionMiddleware` (spider) reads the attempt the spider just recorded
+  in the page state, and either yields the next attempt's request
+  (`reflection_retry_request`: rewritten instructions, own counter, same
+  `bfs_index`, scope re-checked by `ScopeGuardMiddleware`) in place of this
+  attempt's output, or finalises the item's status, error and attempt
+  history and lets it through.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 
 from ..config import BaraConfig
-from ..frontier import Admission
-from ..instructions import Instructions
-from ..items import Attempt, PageItem
+from ..items import PageItem
 from ..llm.reflect import llm_rewrite_result
-from ..reflection import AttemptOutcome, diagnose, final_status_of, next_instructions
+from ..llm.shared import llm_client_for
+from ..page import DownloadFailure, PageState, page_state, retry_request
+from ..reflection import diagnose, final_status_of, next_instructions
 from .scope import OffsiteRedirect
 
 logger = logging.getLogger(__name__)
@@ -44,18 +45,35 @@ class ReflectionDownloaderMiddleware:
         return cls(crawler)
 
     def process_exception(self, request: Request, exception: Exception) -> Response | None:
-        if not request.meta.get("bara_page"):
+        state = page_state(request)
+        if state is None:
             return None
         # every IgnoreRequest (robots, scope) is reported under the base name
         kind = "IgnoreRequest" if isinstance(exception, IgnoreRequest) else type(exception).__name__
         message = str(exception).splitlines()[0][:300] if str(exception) else ""
-        request.meta["bara_failure"] = {
-            "type": kind,
-            "message": message,
-            "offsite": request.url if isinstance(exception, OffsiteRedirect) else None,
-        }
+        offsite = request.url if isinstance(exception, OffsiteRedirect) else None
+        state.failure = DownloadFailure(kind, message, offsite)
         self.crawler.stats.inc_value(f"bara/reflection/exception/{kind}")
         return Response(url=request.url, status=200, request=request, flags=["bara_failure"])
+
+
+async def reflection_retry_request(
+    state: PageState, max_attempts: int, client: Any = None, stats: Any = None
+) -> Request | None:
+    """The next attempt at the page whose last attempt ends `state.history`, or None to stop.
+
+    Whether to retry is rule-based (`next_instructions`); an available LLM
+    client may rewrite the plan. Like Scrapy's `get_retry_request`, the caller
+    yields what this returns.
+    """
+    history = state.outcomes()
+    following = next_instructions(history, max_attempts, diagnose(history[-1]))
+    if following is not None and client is not None and client.available:
+        rewritten = await llm_rewrite_result(client, history, following)
+        if stats is not None:
+            stats.inc_value(f"bara/llm/reflection/{rewritten.source}/{rewritten.reason}")
+        following = rewritten.instructions
+    return None if following is None else retry_request(state, following)
 
 
 class ReflectionMiddleware:
@@ -68,61 +86,32 @@ class ReflectionMiddleware:
         return cls(crawler, BaraConfig.from_crawler(crawler))
 
     async def process_spider_output(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        if not response.meta.get("bara_page"):
+        state = page_state(response)
+        if state is None:
             async for obj in result:
                 yield obj
             return
-        held = [obj async for obj in result]  # the spider fills bara_outcome while yielding
-        outcome = response.meta.get("bara_outcome")
+        held = [obj async for obj in result]  # the spider records the attempt while yielding
         item = next((o for o in held if isinstance(o, PageItem)), None)
-        if item is None or not isinstance(outcome, AttemptOutcome):
+        if item is None or not state.history:
             for obj in held:
                 yield obj
             return
-        meta = response.meta
-        history: list[AttemptOutcome] = [*meta.get("bara_outcomes", []), outcome]
-        kinds = diagnose(outcome)
         stats = self.crawler.stats
+        kinds = diagnose(state.history[-1].outcome)
         for kind in kinds:
             stats.inc_value(f"bara/reflection/{kind}")
-        ins = outcome.instructions
-        attempt = Attempt(
-            n=len(history), instructions=ins.describe(), actions=ins.actions(), diagnosis=kinds,
-            text_chars=outcome.text_chars, images=outcome.images, videos=outcome.videos,
-            error=outcome.error, seconds=float(meta.get("bara_seconds", 0.0)),
-        )
-        attempts = [*meta.get("bara_attempts", []), attempt.model_dump()]
-        following = next_instructions(history, self.config.max_attempts, kinds)
-        client = getattr(getattr(self.crawler.spider, "extractor", None), "client", None)
-        if following is not None and client is not None and client.available:
-            # the LLM may rewrite the plan; whether to retry stays rule-based
-            rewritten = await llm_rewrite_result(client, history, following)
-            stats.inc_value(f"bara/llm/reflection/{rewritten.source}/{rewritten.reason}")
-            following = rewritten.instructions
-        if following is not None:
-            self._retry(meta["bara_page"], following, history, attempts, kinds)
+        retry = await reflection_retry_request(state, self.config.max_attempts, llm_client_for(self.crawler), stats)
+        if retry is not None:
+            stats.inc_value("bara/reflection/retries")
+            logger.info("Reflection: retrying %s (attempt %d, %s)", state.url, len(state.history) + 1,
+                        ", ".join(kinds))
+            yield retry  # this attempt's item and links are dropped
             return
-        status, error = final_status_of(history)
-        item.attempts = [Attempt.model_validate(a) for a in attempts]
+        status, error = final_status_of(state.outcomes())
+        item.attempts = state.attempts()
         item.status, item.error = status, error
         if status != "ok":
             logger.warning("Page %s ended %s: %s", item.url, status, error)
         for obj in held:
             yield obj
-
-    def _retry(
-        self,
-        page: dict[str, Any],
-        instructions: Instructions,
-        history: list[AttemptOutcome],
-        attempts: list[dict[str, Any]],
-        kinds: list[str],
-    ) -> None:
-        adm = Admission(url=page["url"], depth=page["depth"], bfs_index=page["bfs_index"],
-                        parent_url=page["parent_url"])
-        spider: Any = self.crawler.spider
-        request: Request = spider.page_request(adm, instructions, history, attempts, priority=1)
-        self.crawler.stats.inc_value("bara/reflection/retries")
-        logger.info("Reflection: retrying %s (attempt %d, %s)", adm.url, len(history) + 1, ", ".join(kinds))
-        assert self.crawler.engine is not None
-        self.crawler.engine.crawl(request)

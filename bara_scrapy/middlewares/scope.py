@@ -11,6 +11,7 @@ from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
 
+from ..page import page_state
 from ..urls import in_scope
 
 
@@ -27,7 +28,7 @@ class ScopeGuardMiddleware:
         return cls(crawler)
 
     def process_request(self, request: Request) -> None:
-        page = request.meta.get("bara_page")
-        if page and not in_scope(request.url, page["seed"], page["scope"]):
+        state = page_state(request)
+        if state is not None and not in_scope(request.url, state.seed, state.scope):
             self.crawler.stats.inc_value("bara/scope/blocked_request")
             raise OffsiteRedirect(f"offsite_redirect: {request.url}")

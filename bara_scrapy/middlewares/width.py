@@ -11,6 +11,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import Response
 
 from ..config import BaraConfig
+from ..page import page_state
 from ..urls import eligible_links, keep_width
 
 
@@ -60,10 +61,10 @@ class LinkWidthMiddleware:
                 links.append(obj)
             else:
                 yield obj
-        if not links:
+        state = page_state(response)
+        if not links or state is None:
             return
-        page = response.meta["bara_page"]
-        seed, scope = page["seed"], page["scope"]
+        seed, scope = state.seed, state.scope
         eligible = eligible_links((r.url for r in links), seed=seed, scope=scope, policy=self.policy)
         forbidden = await self._robots(list(dict.fromkeys(eligible.kept)))
         selection = keep_width(eligible, max_width=self.config.max_width, allowed=lambda u: u not in forbidden)

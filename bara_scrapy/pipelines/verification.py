@@ -34,6 +34,7 @@ from w3lib.url import safe_url_string
 
 from ..config import BaraConfig
 from ..items import Media, PageItem, utc_now
+from ..reflection.status import after_verification
 from ..urls import canonicalize, is_http_url
 from ..verify import SNIFF_BYTES, host_key, kind_of, sniff
 from ..verify.pinned import PinnedChecker, can_pin
@@ -43,7 +44,7 @@ logger = logging.getLogger(__name__)
 
 MAX_REDIRECTS = 5
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-# the candidate could not be checked at all: the page is incomplete, not the media bad
+# the candidate could not be checked at all: the page is incomplete (`after_verification`), not the media bad
 UNCHECKED_REASONS = frozenset({"timeout", "download_error", "dns_error"})
 _ACCEPT = {"image": "image/avif,image/webp,image/apng,image/*,*/*;q=0.8", "video": "*/*"}
 
@@ -190,11 +191,7 @@ class MediaVerificationPipeline:
             else:
                 item.rejected_media.append(checked)
                 unchecked += outcome.reason in UNCHECKED_REASONS
-        if unchecked:
-            note = f"unverified_media: {unchecked}"
-            item.error = f"{item.error}; {note}" if item.error else note
-            if item.status == "ok":
-                item.status = "incomplete"
+        item.status, item.error = after_verification(item.status, item.error, unchecked)
         return item
 
     async def _outcome(self, url: str, kind: str, referer: str) -> Outcome:

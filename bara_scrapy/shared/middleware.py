@@ -27,9 +27,10 @@ from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task
 
-from ..config import BaraConfig, ConfigError
+from ..config import BaraConfig
 from ..items import PageItem
 from ..middlewares.budget import CLOSE_REASON
+from ..page import first_request, page_state
 from ..urls import canonicalize
 from .redis_frontier import FrontierLost, RedisFrontier, job_key
 
@@ -62,16 +63,13 @@ class SharedFrontierMiddleware:
     def from_crawler(cls, crawler: Crawler) -> SharedFrontierMiddleware:
         if not crawler.settings.get("BARA_FRONTIER_URL"):
             raise NotConfigured("BARA_FRONTIER_URL is not set")
-        config = BaraConfig.from_crawler(crawler)
-        if config.order != "bfs":
-            raise ConfigError("BARA_FRONTIER_URL works with BARA_ORDER='bfs' only")
-        return cls(crawler, config)
+        return cls(crawler, BaraConfig.from_crawler(crawler))
 
     def spider_opened(self) -> None:
         c, seed = self.config, canonicalize(getattr(self.crawler.spider, "seed", ""))
         job = job_key(seed, c.scope, c.max_depth, c.max_width, c.max_pages)
         self.frontier = RedisFrontier(self.url, self.key or job, self.worker, self.lease)
-        self.job = job
+        self.job, self.seed = job, seed
         logger.info("Shared frontier %s key %s, worker %s", self.url, self.key or job, self.worker)
         self.loop.start(self.poll, now=False)
 
@@ -101,7 +99,7 @@ class SharedFrontierMiddleware:
                 for adm in admissions:
                     self.in_flight.add(adm.bfs_index)
                     stats.inc_value("bara/frontier/leased")
-                    self.crawler.engine.crawl(self.crawler.spider.page_request(adm))  # type: ignore[union-attr]
+                    self.crawler.engine.crawl(first_request(adm, self.seed, self.config))
             if not self.in_flight:
                 status = self.frontier.status()
                 if status.finished:
@@ -122,7 +120,7 @@ class SharedFrontierMiddleware:
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
         async for obj in start:
-            if not (isinstance(obj, Request) and "bara_page" in obj.meta):
+            if not (isinstance(obj, Request) and page_state(obj) is not None):
                 yield obj
                 continue
             assert self.frontier is not None

@@ -15,15 +15,14 @@ from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_s
 from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
 from ..frontier import Admission
-from ..instructions import Instructions
 from ..items import PageItem
-from ..llm.extractor import build_extractor
+from ..llm.shared import extractor_for
+from ..page import ERROR_STATUSES, Tried, first_request, page_state
 from ..reflection import AttemptOutcome
 from ..snapshot import PageSnapshot
 from ..urls import canonicalize
 
-# Error pages reach the callback (and become items); redirects are still followed.
-ERROR_STATUSES = list(range(400, 600))
+__all__ = ["ERROR_STATUSES", "BaraSpider"]
 # Spider arguments beat settings from any source, `-s` included.
 SPIDER_ARG_PRIORITY = 45
 
@@ -71,10 +70,10 @@ class BaraSpider(Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         # settings are complete here (add-ons applied): the LLM extractor, if configured
-        self.extractor = build_extractor(self.config)
+        self.extractor = extractor_for(self.crawler)
         self.crawler.signals.connect(self._close_extractor, signal=signals.spider_closed)
-        url = canonicalize(self.seed)
-        yield Request(url, meta={"bara_page": self._page_meta(url)}, dont_filter=True)
+        seed = canonicalize(self.seed)
+        yield first_request(Admission(seed, 0, 0, None), seed, self.config)
 
     def _count_llm(self, extraction: Extraction) -> None:
         stats = self.crawler.stats
@@ -96,43 +95,15 @@ class BaraSpider(Spider):
         if close is not None:
             await close()
 
-    def _page_meta(self, url: str, depth: int = 0, bfs_index: int = 0, parent: str | None = None) -> dict[str, Any]:
-        return {"url": url, "seed": canonicalize(self.seed), "scope": self.config.scope,
-                "depth": depth, "bfs_index": bfs_index, "parent_url": parent}
-
-    def page_request(
-        self,
-        adm: Admission,
-        instructions: Instructions | None = None,
-        outcomes: list[AttemptOutcome] | None = None,
-        attempts: list[dict[str, Any]] | None = None,
-        priority: int = 0,
-    ) -> Request:
-        """The request for one attempt at an admitted page (plain, picklable meta)."""
-        ins = instructions or self.config.first_instructions()
-        return Request(
-            adm.url,
-            callback=self.parse_page,
-            dont_filter=True,
-            priority=priority - adm.depth,
-            meta={
-                "bara_page": self._page_meta(adm.url, adm.depth, adm.bfs_index, adm.parent_url),
-                "bara_instructions": ins.model_dump(),
-                "bara_outcomes": list(outcomes or []),
-                "bara_attempts": list(attempts or []),
-                "depth": adm.depth,
-                "handle_httpstatus_list": ERROR_STATUSES,
-            },
-        )
-
-    async def parse_page(self, response: Response) -> AsyncIterator[Any]:
-        meta = response.meta
-        page = meta["bara_page"]
-        ins = Instructions.model_validate(meta.get("bara_instructions") or {})
-        snapshot: PageSnapshot = meta.get("bara_snapshot") or PageSnapshot(url=page["url"], final_url=response.url)
-        failure = meta.get("bara_failure")
+    async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
+        """One attempt at a page: its item (reflection decides its fate) and its links."""
+        state = page_state(response)
+        if state is None:
+            return
+        page, ins, failure = state.admission, state.instructions, state.failure
+        snapshot = state.snapshot or PageSnapshot(url=page.url, final_url=response.url)
         item = PageItem(
-            url=page["url"], depth=page["depth"], parent_url=page["parent_url"], bfs_index=page["bfs_index"],
+            url=page.url, depth=page.depth, parent_url=page.parent_url, bfs_index=page.bfs_index,
             final_url=None if failure else (snapshot.final_url or response.url),
             http_status=None if failure else response.status,
         )
@@ -140,7 +111,7 @@ class BaraSpider(Spider):
         usable = not failure and not snapshot.offsite_navigation and not not_html and 200 <= response.status < 300
         extraction = Extraction()
         if usable and (snapshot.html or snapshot.body_text):
-            extraction = await self.extractor.extract(snapshot, ins)
+            extraction = await self.extractor.extract(snapshot)
             self._count_llm(extraction)
             if extraction.unresolved:  # blob: players with no manifest/file in the network log
                 self.crawler.stats.inc_value("bara/verify/rejected/unresolvable_blob", len(extraction.unresolved))
@@ -149,13 +120,13 @@ class BaraSpider(Spider):
         item.markdown = extraction.markdown if usable else None
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
         item.extractor = extraction.extractor
-        meta["bara_outcome"] = AttemptOutcome(
+        outcome = AttemptOutcome(
             instructions=ins,
-            error_type=failure["type"] if failure else None,
-            error_message=failure["message"] if failure else "",
+            error_type=failure.type if failure else None,
+            error_message=failure.message if failure else "",
             http_status=item.http_status,
             content_type=snapshot.content_type,
-            offsite_navigation=snapshot.offsite_navigation or (failure or {}).get("offsite"),
+            offsite_navigation=snapshot.offsite_navigation or (failure.offsite if failure else None),
             navigation_block=snapshot.navigation_block,
             text_chars=len(item.text),
             images=len(item.images),
@@ -165,7 +136,8 @@ class BaraSpider(Spider):
             scroll_truncated=snapshot.scroll_truncated,
             scroll_steps=snapshot.scroll_steps,
         )
-        meta["bara_seconds"] = round(time.time() - float(meta.get("bara_attempt_started") or time.time()), 3)
+        seconds = round(time.time() - (state.started or time.time()), 3)
+        state.history.append(Tried(outcome, seconds))  # ReflectionMiddleware reads it
         yield item
         if not usable:
             return

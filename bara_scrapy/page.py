@@ -1,0 +1,134 @@
+"""One admitted page's state, and the one function that builds its request.
+
+Everything bara knows about a page travels in `request.meta["bara"]` as one
+`PageState`: the admission (from `frontier.Admission`), the crawl's seed and
+scope (for the scope guard and the browser's route guard), the instructions
+of the attempt this request carries out, and the attempt history. The last
+few fields describe the download in progress and are filled on the way:
+
+===============  =====================================  ==================================
+field            written by                             read by
+===============  =====================================  ==================================
+started          BrowserMiddleware (first download)     the spider (attempt seconds)
+render           BrowserMiddleware                      browser.render.init_page
+failure          ReflectionDownloaderMiddleware         the spider
+snapshot         BrowserMiddleware                      the spider
+history          the spider appends the attempt         ReflectionMiddleware
+===============  =====================================  ==================================
+
+The state is plain data (dataclasses and pydantic models), so page requests
+pickle for `JOBDIR`. A retry gets a fresh state (`PageState.retry`) with the
+same admission and history and new instructions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request
+
+from .frontier import Admission
+from .instructions import Instructions
+from .items import Attempt
+from .reflection import AttemptOutcome, diagnose
+from .snapshot import PageSnapshot
+
+if TYPE_CHECKING:
+    from .config import BaraConfig
+
+META_KEY = "bara"
+# Error pages reach the callback (and become items); redirects are still followed.
+ERROR_STATUSES = list(range(400, 600))
+RETRY_PRIORITY = 1  # a retry goes ahead of pages of its own depth
+
+
+@dataclass(frozen=True)
+class DownloadFailure:
+    """Why a page's download raised (after Scrapy's own retries)."""
+
+    type: str
+    message: str = ""
+    offsite: str | None = None  # the off-scope URL the scope guard blocked
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One finished attempt: what reflection needs and how long it took."""
+
+    outcome: AttemptOutcome
+    seconds: float = 0.0
+
+    def record(self, n: int) -> Attempt:
+        """The item's `Attempt` record of this attempt (the `n`th)."""
+        ins, out = self.outcome.instructions, self.outcome
+        return Attempt(
+            n=n, instructions=ins.describe(), actions=ins.actions(), diagnosis=diagnose(out),
+            text_chars=out.text_chars, images=out.images, videos=out.videos, error=out.error,
+            seconds=self.seconds,
+        )
+
+
+@dataclass
+class PageState:
+    admission: Admission
+    seed: str
+    scope: str
+    instructions: Instructions
+    history: list[Tried] = field(default_factory=list)
+    started: float | None = None
+    render: dict[str, Any] | None = None
+    failure: DownloadFailure | None = None
+    snapshot: PageSnapshot | None = None
+
+    @property
+    def url(self) -> str:
+        return self.admission.url
+
+    def outcomes(self) -> list[AttemptOutcome]:
+        return [t.outcome for t in self.history]
+
+    def attempts(self) -> list[Attempt]:
+        return [t.record(n) for n, t in enumerate(self.history, 1)]
+
+    def retry(self, instructions: Instructions) -> PageState:
+        """The state of the next attempt: same page and history, new instructions, nothing downloaded."""
+        return PageState(self.admission, self.seed, self.scope, instructions, list(self.history))
+
+
+def page_state(request: Request | Any) -> PageState | None:
+    """The page state of a page request (or its response), None for any other request."""
+    state = request.meta.get(META_KEY)
+    return state if isinstance(state, PageState) else None
+
+
+def page_request(state: PageState, *, priority: int = 0) -> Request:
+    """The request for one attempt at an admitted page.
+
+    `callback=None`: Scrapy calls the spider's `parse`, so components build
+    page requests without holding the spider.
+    """
+    return Request(
+        state.url,
+        dont_filter=True,
+        priority=priority - state.admission.depth,
+        meta={META_KEY: state, "depth": state.admission.depth, "handle_httpstatus_list": ERROR_STATUSES},
+    )
+
+
+def first_request(adm: Admission, seed: str, config: BaraConfig) -> Request:
+    """The first attempt at an admitted page, under the crawl's `BaraConfig`."""
+    return page_request(PageState(adm, seed, config.scope, config.first_instructions()))
+
+
+def retry_request(state: PageState, instructions: Instructions) -> Request:
+    """The next attempt at a page, to be yielded from the spider output like any request.
+
+    It passes the spider middlewares below reflection: `DepthMiddleware`
+    would count it one hop deeper (`depth_reset`; `BrowserMiddleware` puts
+    the page's own depth back at download time), and `RefererMiddleware` would
+    send the page as its own referer (`no-referrer`, as for any retry).
+    """
+    request = page_request(state.retry(instructions), priority=RETRY_PRIORITY)
+    request.meta.update(depth_reset=True, referrer_policy="no-referrer")
+    return request
