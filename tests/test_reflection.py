@@ -16,7 +16,9 @@ from bara_scrapy.reflection import (
     MAX_SCROLL_STEPS,
     MAX_SETTLE_MS,
     TEXT_SELECTOR,
+    TRANSIENT_KINDS,
     AttemptOutcome,
+    added_nothing,
     diagnose,
     explain,
     final_status,
@@ -69,7 +71,9 @@ DIAGNOSE_CASES = [
     ("404", out(http_status=404, **OK), ["http_error"]),
     ("no text", out(images=2), ["empty_text"]),
     ("lazy", out(text_chars=9, markers=Markers(lazy_placeholders=4)), ["missing_media"]),
-    ("empty video", out(text_chars=9, markers=Markers(empty_videos=1)), ["missing_media"]),
+    ("empty video, source named by a script", out(text_chars=9, markers=Markers(empty_videos=1), video_hints=1),
+     ["missing_media"]),
+    ("empty video, no source anywhere", out(text_chars=9, markers=Markers(empty_videos=1)), []),
     ("blob", out(text_chars=9, unresolved_media=1, markers=Markers(blob_videos=1)), ["missing_media"]),
     ("blob resolved", out(text_chars=9, videos=1, markers=Markers(blob_videos=1)), []),
     ("sentinel", out(text_chars=9, markers=Markers(feed_sentinel=True)), ["missing_media"]),
@@ -355,6 +359,8 @@ outcome_st = st.builds(
     videos=st.integers(0, 1),
     markers=markers_st,
     unresolved_media=st.integers(0, 1),
+    links=st.integers(0, 2),
+    video_hints=st.integers(0, 1),
     scroll_truncated=st.booleans(),
     scroll_steps=st.integers(0, MAX_SCROLL_STEPS),
 )
@@ -380,3 +386,29 @@ def test_retries_never_repeat_a_plan_and_stay_capped(history: list[AttemptOutcom
         assert nxt.scroll_pause_ms >= ins.scroll_pause_ms and nxt.click_rounds >= ins.click_rounds
         assert set(ins.click_handles) <= set(nxt.click_handles)
     assert next_instructions(history, max_attempts, kinds) == nxt  # deterministic
+    if added_nothing(history) and not set(kinds) & TRANSIENT_KINDS:  # a stalled page only retries a new control
+        tried = {h for o in history for h in o.instructions.click_handles}
+        assert set(nxt.click_handles) - tried
+
+
+def test_an_attempt_that_added_nothing_ends_the_retries() -> None:
+    first = out(text_chars=500, images=2, links=3, scroll_truncated=True, scroll_steps=12)
+    second = out(instructions=next_instructions([first], 3), text_chars=500, images=2, links=3,
+                 scroll_truncated=True, scroll_steps=36)
+    assert next_instructions([first], 3) is not None
+    assert next_instructions([first, second], 3) is None  # 100 steps would not find what 36 did not
+
+
+def test_a_stalled_page_still_tries_a_control_never_clicked() -> None:
+    first = out(text_chars=500, scroll_truncated=True, scroll_steps=12)
+    tab = Control(handle='[data-bara-handle="4"]', role="tab")
+    second = out(instructions=next_instructions([first], 3), text_chars=500, scroll_truncated=True,
+                 markers=Markers(controls=[tab]))
+    nxt = next_instructions([first, second], 3)
+    assert nxt is not None and nxt.click_handles == ['[data-bara-handle="4"]']
+
+
+def test_a_transient_failure_is_retried_even_when_nothing_was_added() -> None:
+    first = out(http_status=503)
+    second = out(instructions=next_instructions([first], 3), http_status=503)
+    assert next_instructions([first, second], 3) is not None

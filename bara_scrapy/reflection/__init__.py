@@ -40,6 +40,7 @@ from .rewrite import (
     SCROLL_PAUSE_LADDER_MS,
     SETTLE_LADDER_MS,
     TEXT_SELECTOR,
+    added_nothing,
     is_safe_handle,
     next_instructions,
     rewrite,
@@ -51,6 +52,6 @@ __all__ = [
     "MAX_CLICK_HANDLES", "MAX_CLICK_ROUNDS", "MAX_HANDLE_CHARS", "MAX_SCROLL_PAUSE_MS", "MAX_SCROLL_STEPS",
     "MAX_SETTLE_MS", "MIN_SCROLL_STEPS", "NAVIGATION_BLOCKS", "PERMANENT_NET_ERRORS", "RECOVERABLE_KINDS",
     "RETRYABLE_HTTP", "SCROLL_GROWTH", "SCROLL_PAUSE_LADDER_MS", "SETTLE_LADDER_MS", "TEXT_SELECTOR",
-    "TRANSIENT_KINDS", "AttemptOutcome", "after_verification", "diagnose", "explain", "final_status",
+    "TRANSIENT_KINDS", "AttemptOutcome", "added_nothing", "after_verification", "diagnose", "explain", "final_status",
     "final_status_of", "is_retryable", "is_safe_handle", "next_instructions", "rewrite", "summarise",
 ]

@@ -96,6 +96,8 @@ class AttemptOutcome:
     videos: int = 0  # video candidates found
     markers: Markers = field(default_factory=Markers)
     unresolved_media: int = 0  # e.g. blob: videos with no network URL (Extraction.unresolved)
+    links: int = 0  # links found on the page
+    video_hints: int = 0  # video URLs named by the page's scripts but not found (extraction.hints)
     scroll_truncated: bool = False
     scroll_steps: int = 0
 
@@ -142,6 +144,15 @@ def _hidden_controls(outcome: AttemptOutcome) -> int:
     )
 
 
+def _recoverable_videos(outcome: AttemptOutcome) -> int:
+    """Sourceless videos a retry could fill: only when a script names a video URL the attempt did not find.
+
+    A `<video>` with no source in the DOM, the network log or the page's scripts
+    is not recoverable by scrolling or waiting, so it is no reason to retry.
+    """
+    return outcome.markers.empty_videos if outcome.video_hints > 0 else 0
+
+
 def diagnose(outcome: AttemptOutcome) -> list[str]:
     """Failure kinds of one attempt, in `KINDS` order; [] means the attempt succeeded.
 
@@ -156,6 +167,10 @@ def diagnose(outcome: AttemptOutcome) -> list[str]:
     ['offsite_redirect']
     >>> diagnose(AttemptOutcome(offsite_navigation="http://10.0.0.1/", navigation_block="ssrf_blocked"))
     ['ssrf_blocked']
+    >>> diagnose(AttemptOutcome(text_chars=50, markers=Markers(empty_videos=1)))  # no source anywhere
+    []
+    >>> diagnose(AttemptOutcome(text_chars=50, markers=Markers(empty_videos=1), video_hints=1))
+    ['missing_media']
     """
     kinds: set[str] = set()
     err = _error_kind(outcome)
@@ -176,7 +191,7 @@ def diagnose(outcome: AttemptOutcome) -> list[str]:
             kinds.add("empty_text")
         if (
             m.lazy_placeholders > 0
-            or m.empty_videos > 0
+            or _recoverable_videos(outcome) > 0
             or outcome.unresolved_media > 0
             or m.feed_sentinel
             or outcome.scroll_truncated
@@ -232,7 +247,7 @@ def explain(outcome: AttemptOutcome) -> str:
         parts.append(f"content type {ctype}")
     for count, what in (
         (m.lazy_placeholders, "lazy placeholders without URL"),
-        (m.empty_videos, "videos without a source"),
+        (_recoverable_videos(outcome), "videos without a source"),
         (outcome.unresolved_media, "unresolved blob/media URLs"),
         (_hidden_controls(outcome), "controls still hiding content"),
     ):

@@ -78,7 +78,11 @@ def _join(instructions: Sequence[Instructions]) -> Instructions:
 
 
 def rewrite(
-    history: Sequence[tuple[Instructions, Sequence[str]]], markers: Markers, *, scroll_truncated: bool = False
+    history: Sequence[tuple[Instructions, Sequence[str]]],
+    markers: Markers,
+    *,
+    scroll_truncated: bool = False,
+    video_hints: int = 0,
 ) -> Instructions:
     """The next attempt's instructions from the history (plan, kinds) and the last attempt's markers.
 
@@ -122,7 +126,7 @@ def rewrite(
             up["scroll_steps"] = max(MIN_SCROLL_STEPS, base.scroll_steps * SCROLL_GROWTH)
         elif markers.feed_sentinel or (markers.lazy_placeholders > 0 and not added):
             up["scroll_pause_ms"] = _next_rung(base.scroll_pause_ms, SCROLL_PAUSE_LADDER_MS)
-        if markers.empty_videos or markers.blob_videos:
+        if (markers.empty_videos and video_hints) or markers.blob_videos:
             up["capture_network"] = True
             up.setdefault("settle_ms", _next_rung(base.settle_ms, SETTLE_LADDER_MS))
     out = _capped(base, base.model_copy(update=up))
@@ -149,7 +153,12 @@ def _capped(base: Instructions, ins: Instructions) -> Instructions:
 def next_instructions(
     history: Sequence[AttemptOutcome], max_attempts: int, kinds: Sequence[str] | None = None
 ) -> Instructions | None:
-    """The rewritten plan for the next attempt, or None when reflection should stop."""
+    """The rewritten plan for the next attempt, or None when reflection should stop.
+
+    Stops when attempts run out, the diagnosis is not retryable, the plan was
+    tried before, or the last attempt added nothing (`added_nothing`) and the
+    plan clicks no control that was never tried (transient errors excepted).
+    """
     if not history or len(history) >= max_attempts:
         return None
     last = history[-1]
@@ -157,5 +166,30 @@ def next_instructions(
     if not is_retryable(kinds, last):
         return None
     plans = [(o.instructions, diagnose(o)) for o in history[:-1]] + [(last.instructions, kinds)]
-    nxt = rewrite(plans, last.markers, scroll_truncated=last.scroll_truncated)
-    return None if any(nxt == o.instructions for o in history) else nxt
+    nxt = rewrite(plans, last.markers, scroll_truncated=last.scroll_truncated, video_hints=last.video_hints)
+    if any(nxt == o.instructions for o in history):
+        return None
+    if added_nothing(history) and not set(kinds) & TRANSIENT_KINDS and not _untried_handles(nxt, history):
+        return None  # more of the same cannot help: only a control never clicked plausibly could
+    return nxt
+
+
+def added_nothing(history: Sequence[AttemptOutcome]) -> bool:
+    """The last attempt found no more text, links or media than the best earlier attempt.
+
+    >>> one, same = AttemptOutcome(text_chars=90, images=2, links=4), AttemptOutcome(text_chars=90, images=2, links=4)
+    >>> added_nothing([one]), added_nothing([one, same]), added_nothing([one, AttemptOutcome(text_chars=95)])
+    (False, True, False)
+    """
+    if len(history) < 2:
+        return False
+    last, earlier = history[-1], history[:-1]
+    return all(
+        getattr(last, name) <= max(getattr(o, name) for o in earlier)
+        for name in ("text_chars", "images", "videos", "links")
+    )
+
+
+def _untried_handles(plan: Instructions, history: Sequence[AttemptOutcome]) -> bool:
+    tried = {h for o in history for h in o.instructions.click_handles}
+    return any(h not in tried for h in plan.click_handles)

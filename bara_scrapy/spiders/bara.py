@@ -14,6 +14,7 @@ from .. import logs
 from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_seed
 from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
+from ..extraction.hints import unseen_video_urls
 from ..frontier import Admission
 from ..items import PageItem
 from ..llm.shared import extractor_for
@@ -133,6 +134,8 @@ class BaraSpider(Spider):
             videos=len(item.videos),
             markers=snapshot.markers,
             unresolved_media=len(extraction.unresolved),
+            links=len(snapshot.links) if usable else 0,
+            video_hints=_video_hints(snapshot) if usable else 0,
             scroll_truncated=snapshot.scroll_truncated,
             scroll_steps=snapshot.scroll_steps,
         )
@@ -146,3 +149,12 @@ class BaraSpider(Spider):
                 yield Request(link, meta={"bara_link": True}, dont_filter=True)
             except ValueError:
                 continue
+
+
+def _video_hints(snapshot: PageSnapshot) -> int:
+    """Video URLs the page's scripts name but the attempt did not find (only asked when a video has no source)."""
+    if not snapshot.markers.empty_videos:
+        return 0
+    seen = [c.url for c in snapshot.candidates] + [n.url for n in snapshot.network]
+    html = snapshot.html or snapshot.source_html
+    return unseen_video_urls(html, snapshot.final_url or snapshot.url, seen)
