@@ -131,3 +131,14 @@ def pss_at_pages(samples: Sequence[tuple[int, int]], milestones: Sequence[int]) 
     for milestone in milestones:
         out[milestone] = next((pss for pages, pss in samples if pages >= milestone and pss > 0), None)
     return out
+
+
+def milestones(pages: int, step: int = 500) -> list[int]:
+    """Page counts at which the long crawl reports PSS: every `step`, or quarters of a short crawl.
+
+    >>> milestones(2000), milestones(40)
+    ([500, 1000, 1500, 2000], [10, 20, 30, 40])
+    """
+    if pages >= step:
+        return list(range(step, pages + 1, step))
+    return sorted({max(1, pages * k // 4) for k in range(1, 5)})

@@ -38,6 +38,16 @@ def crawl_settings(feed: str, concurrency: int, max_depth: int) -> dict[str, Any
     }
 
 
+def page_record(response: Response) -> dict[str, Any]:
+    """The fields every bench spider collects from a page's HTML: text size, media, links."""
+    def urls(query: str) -> list[str]:
+        return [response.urljoin(u) for u in response.css(query).getall() if not u.startswith("data:")]
+
+    text = " ".join(t.strip() for t in response.css("body *:not(script)::text").getall()).strip()
+    return {"url": response.url, "text_chars": len(text), "images": urls("img::attr(src)"),
+            "videos": urls("video::attr(src), video source::attr(src)"), "links": urls("a::attr(href)")}
+
+
 def run(spider: type[Spider], settings: dict[str, Any], **kwargs: Any) -> None:
     process = CrawlerProcess(Settings(settings))
     process.crawl(spider, **kwargs)
@@ -61,13 +71,7 @@ class LinkSpider(CrawlSpider):
         yield from self.parse_page(response)
 
     def parse_page(self, response: Response) -> Iterator[dict[str, Any]]:
-        yield {
-            "url": response.url,
-            "text_chars": len(" ".join(t.strip() for t in response.css("body *:not(script)::text").getall()).strip()),
-            "images": [response.urljoin(u) for u in response.css("img::attr(src)").getall() if not u.startswith("data:")],
-            "videos": [response.urljoin(u) for u in response.css("video::attr(src), video source::attr(src)").getall()],
-            "links": [response.urljoin(h) for h in response.css("a::attr(href)").getall()],
-        }
+        yield page_record(response)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ...testing.media import image_bytes
-from ...testing.server import RequestInfo, Route, Site, SiteServer
+from ...testing.server import RequestInfo, Route, Site
 
 FANOUT = 4
 FEED_FIRST = 5
@@ -151,9 +151,3 @@ def _images(info: RequestInfo) -> Route:
 def build_site(pages: int) -> PerfSite:
     return PerfSite(pages)
 
-
-def serve(perf: PerfSite) -> SiteServer:
-    """A started server (stop it with `.stop()` or use it as a context manager)."""
-    server = SiteServer(perf.site())
-    server.start()
-    return server

@@ -18,7 +18,7 @@ from scrapy.http import Response
 from scrapy_playwright.page import PageMethod
 
 from ...addon import CHROMIUM_ARGS, find_chromium
-from .http_spider import crawl_settings, run
+from .http_spider import crawl_settings, page_record, run
 
 PAGE_METHODS = [
     PageMethod("wait_for_timeout", 1000),
@@ -42,14 +42,9 @@ class PlaywrightSpider(Spider):
         yield self.request(self.seed)
 
     def parse(self, response: Response) -> Iterator[Any]:
-        links = [response.urljoin(h) for h in response.css("a::attr(href)").getall()]
-        yield {
-            "url": response.url,
-            "text_chars": len(" ".join(t.strip() for t in response.css("body *:not(script)::text").getall()).strip()),
-            "images": [response.urljoin(u) for u in response.css("img::attr(src)").getall() if not u.startswith("data:")],
-            "videos": [response.urljoin(u) for u in response.css("video::attr(src), video source::attr(src)").getall()],
-            "links": links,
-        }
+        record = page_record(response)
+        yield record
+        links: list[str] = record["links"]
         for url in links[: self.max_width]:
             if url not in self.seen and len(self.seen) < self.max_pages:
                 self.seen.add(url)
