@@ -142,3 +142,23 @@ def milestones(pages: int, step: int = 500) -> list[int]:
     if pages >= step:
         return list(range(step, pages + 1, step))
     return sorted({max(1, pages * k // 4) for k in range(1, 5)})
+
+
+def steady_pages_per_min(samples: Sequence[tuple[float, int]]) -> float | None:
+    """Pages/min between the first page out and the last (start-up and shutdown left out).
+
+    Samples are (seconds, pages done so far); None with fewer than two pages.
+
+    >>> steady_pages_per_min([(0.0, 0), (2.0, 0), (3.0, 1), (9.0, 7), (10.0, 7)])
+    60.0
+    >>> steady_pages_per_min([(0.0, 0), (3.0, 1)]) is None
+    True
+    """
+    out = [(t, n) for t, n in samples if n > 0]
+    if not out or out[-1][1] < 2:
+        return None
+    first = out[0]
+    last = next((t, n) for t, n in out if n == out[-1][1])
+    if last[0] <= first[0]:
+        return None
+    return round(60 * (last[1] - first[1]) / (last[0] - first[0]), 2)

@@ -20,7 +20,15 @@ from typing import Any
 from ...addon import find_chromium
 from ...testing.server import SiteServer
 from ..runner import read_items
-from .figures import milestones, page_attempts, pss_at_pages, quality, targets, wasted_attempts
+from .figures import (
+    milestones,
+    page_attempts,
+    pss_at_pages,
+    quality,
+    steady_pages_per_min,
+    targets,
+    wasted_attempts,
+)
 from .measure import become_subreaper, run_measured
 from .report import write_outputs
 from .site import PerfSite, bfs_paths, build_site, page_path, truth_images
@@ -108,6 +116,7 @@ def run_one(variant: str, concurrency: int, ctx: Context) -> dict[str, Any]:
     row.update({
         "wall_s": round(measured.wall_s, 2),
         "pages_per_min": round(60 * pages / measured.wall_s, 2) if measured.wall_s else None,
+        "pages_per_min_steady": steady_pages_per_min([(s.t, s.lines) for s in measured.samples]),
         "wall_s_per_page": round(measured.wall_s / pages, 3) if pages else None,
         "cpu_s": round(measured.cpu_s, 2),
         "cpu_s_per_page": round(measured.cpu_s / pages, 3) if pages else None,

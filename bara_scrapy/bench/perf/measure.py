@@ -93,8 +93,8 @@ def process_tree(root: int) -> list[int]:
     return descendants(root, parents)
 
 
-def tree_pss_kb(root: int) -> int:
-    return sum(pss_kb(_read(f"/proc/{pid}/smaps_rollup")) for pid in process_tree(root))
+def pss_of(pids: list[int]) -> int:
+    return sum(pss_kb(_read(f"/proc/{pid}/smaps_rollup")) for pid in pids)
 
 
 @dataclass
@@ -138,20 +138,24 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _reap_orphans(timeout: float) -> None:
-    """Wait for adopted orphans (Chromium helpers); after `timeout`, kill the ones still there."""
+def _ours(before: set[int]) -> list[int]:
+    """Descendants of this process that were not there before the run: the run's process tree."""
+    return [pid for pid in process_tree(os.getpid()) if pid not in before]
+
+
+def _reap_orphans(before: set[int], timeout: float) -> None:
+    """Wait for the run's adopted orphans (Chromium helpers); after `timeout`, kill those still there."""
     deadline = time.monotonic() + timeout
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return  # no children left
-        if pid:
-            continue
+    while left := _ours(before):
+        for pid in left:
+            try:
+                os.waitpid(pid, os.WNOHANG)  # only our direct children (adopted orphans) can be reaped
+            except ChildProcessError:
+                pass
         if time.monotonic() > deadline:
-            for orphan in process_tree(os.getpid()):
+            for pid in left:
                 try:
-                    os.kill(orphan, 9)
+                    os.kill(pid, 9)
                 except ProcessLookupError:
                     pass
             deadline = time.monotonic() + 5
@@ -164,7 +168,7 @@ def run_measured(
 ) -> Measured:
     """Run `cmd` to completion, sampling its process tree's PSS every `interval` seconds."""
     become_subreaper()
-    _reap_orphans(0.0)  # leftovers of an earlier run must not count here
+    before = set(process_tree(os.getpid()))  # other children of the harness are not measured
     cpu_before = _cpu()
     stderr = log.open("wb") if log is not None else subprocess.DEVNULL
     started = time.monotonic()
@@ -175,7 +179,7 @@ def run_measured(
 
     def sample() -> None:
         while not done.is_set():
-            samples.append(Sample(round(time.monotonic() - started, 2), tree_pss_kb(os.getpid()), counter.count()))
+            samples.append(Sample(round(time.monotonic() - started, 2), pss_of(_ours(before)), counter.count()))
             done.wait(interval)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -188,7 +192,7 @@ def run_measured(
     wall = time.monotonic() - started
     done.set()
     sampler.join()
-    _reap_orphans(10.0)
+    _reap_orphans(before, 10.0)
     if log is not None and hasattr(stderr, "close"):
         stderr.close()
     samples.append(Sample(round(wall, 2), 0, counter.count()))

@@ -12,6 +12,7 @@ from typing import Any
 
 COLUMNS = (
     ("variant", "variant"), ("concurrency", "c"), ("pages", "pages"), ("pages_per_min", "pages/min"),
+    ("pages_per_min_steady", "pages/min steady"),
     ("wall_s_per_page", "wall s/page"), ("cpu_s_per_page", "CPU s/page"), ("peak_pss_mb", "peak PSS MB"),
     ("attempts_per_page", "attempts/page"), ("wasted_attempts", "wasted attempts"),
     ("pages_found", "pages found"), ("image_recall", "image recall"),
@@ -26,7 +27,7 @@ def table(rows: list[Mapping[str, Any]]) -> str:
     """The Markdown table of all rows, ordered by variant then concurrency.
 
     >>> print(table([{"variant": "http", "concurrency": 1, "pages": 3}]).splitlines()[-1])
-    | http | 1 | 3 | – | – | – | – | – | – | – | – |
+    | http | 1 | 3 | – | – | – | – | – | – | – | – | – |
     """
     order = {"floor": 0, "spider": 1, "bara": 2, "bara_noverify": 3, "http": 4}
     lines = ["| " + " | ".join(title for _, title in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
@@ -41,7 +42,8 @@ def markdown(data: Mapping[str, Any]) -> str:
            f"Machine: {m.get('cores')} cores, {m.get('chromium')}, load average at start "
            f"{m.get('loadavg_start')}, at end {m.get('loadavg_end')}.",
            f"Site: {data['site']['pages']} generated pages on 127.0.0.1 (plain, lazy images, tall, "
-           "infinite-scroll feed); pages/min and s/page are whole-run wall time, start-up included.", ""]
+           "infinite-scroll feed). pages/min and s/page: whole-run wall time, start-up (imports, Chromium "
+           "launch) included; pages/min steady: from the first page written to the last.", ""]
     if data["rows"]:
         out += [table(data["rows"]), ""]
         t = data.get("targets") or {}
