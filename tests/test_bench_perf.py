@@ -182,7 +182,7 @@ def test_run_measured_waits_for_orphans_and_counts_their_cpu(tmp_path: Path) -> 
 def test_perf_command_on_a_tiny_site(tmp_path: Path) -> None:
     out = tmp_path / "perf"
     proc = subprocess.run(
-        [sys.executable, "-m", "scrapy", "bara-bench", "--perf", "--perf-pages", "12", "--perf-concurrency", "1,2",
+        [sys.executable, "-m", "scrapy", "bara-bench", "--perf", "--perf-pages", "8", "--perf-concurrency", "1,2",
          "--perf-variants", "floor,http,bara", "--out", str(out)],
         cwd=REPO, capture_output=True, text=True, timeout=600,
     )
@@ -193,7 +193,7 @@ def test_perf_command_on_a_tiny_site(tmp_path: Path) -> None:
                                                                  for c in (1, 2)}
     for row in rows:
         assert row["returncode"] == 0, row
-        assert row["pages"] == 12 and row["pages_found"] == 12, row
+        assert row["pages"] == 8 and row["pages_found"] == 8, row
         assert row["pages_per_min"] > 0 and row["cpu_s"] > 0 and row["peak_pss_mb"] > 0, row
     by = {(r["variant"], r["concurrency"]): r for r in rows}
     assert by[("bara", 1)]["image_recall"] == 1.0  # bara scrolls the feed and the tall page in
