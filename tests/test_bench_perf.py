@@ -107,8 +107,10 @@ def test_process_tree_helpers() -> None:
 
 def test_pss_milestones_and_steady_rate() -> None:
     assert milestones(2000) == [500, 1000, 1500, 2000] and milestones(2100) == [500, 1000, 1500, 2000]
-    samples = [(0, 10), (499, 20), (500, 30), (1000, 0), (1001, 40)]
-    assert pss_at_pages(samples, [500, 1000, 1500]) == {500: 30, 1000: 40, 1500: None}
+    samples = [(0, 10), (499, 20), (500, 15), (700, 0), (1000, 12), (1001, 40)]
+    assert pss_at_pages(samples, [500, 1000, 1500]) == {500: 20, 1000: 12, 1500: 40}
+    assert pss_at_pages(samples, [500, 1000, 2000]) == {500: 20, 1000: 12, 2000: 40}
+    assert pss_at_pages([(0, 5)], [10]) == {10: 5} and pss_at_pages([], [10]) == {10: None}
     assert steady_pages_per_min([(0.0, 0), (1.0, 1), (31.0, 31), (40.0, 31)]) == 60.0
 
 

@@ -122,14 +122,21 @@ def targets(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def pss_at_pages(samples: Sequence[tuple[int, int]], milestones: Sequence[int]) -> dict[int, int | None]:
-    """PSS (kB) of the first sample at or past each page count; samples are (pages done, pss kB).
+    """Peak PSS (kB) in each stretch of the crawl up to a page count; samples are (pages done, pss kB).
 
-    >>> pss_at_pages([(0, 100), (400, 300), (510, 350), (990, 500)], [500, 1000])
-    {500: 350, 1000: None}
+    The stretch of milestone m runs from the previous milestone (exclusive; 0 inclusive, start-up
+    included) to m: a peak per stretch shows growth without hanging on one sample (the feed is
+    written in buffered chunks, and the last lines land while the crawl shuts down).
+
+    >>> pss_at_pages([(0, 100), (400, 300), (510, 350), (990, 500)], [500, 1000, 1500])
+    {500: 300, 1000: 500, 1500: None}
     """
     out: dict[int, int | None] = {}
+    previous = -1
     for milestone in milestones:
-        out[milestone] = next((pss for pages, pss in samples if pages >= milestone and pss > 0), None)
+        stretch = [pss for pages, pss in samples if previous < pages <= milestone and pss > 0]
+        out[milestone] = max(stretch) if stretch else None
+        previous = milestone
     return out
 
 

@@ -156,6 +156,7 @@ def machine() -> dict[str, Any]:
 def _context(perf: PerfSite, base: str, out: Path) -> Context:
     ctx = Context(perf, base, out, {base + page_path(i): {base + p for p in truth_images(i)}
                                     for i in range(perf.pages)})
+    out.mkdir(parents=True, exist_ok=True)
     (out / "urls.txt").write_text("\n".join(base + p for p in bfs_paths(perf.pages)) + "\n", encoding="utf-8")
     return ctx
 
@@ -195,8 +196,9 @@ def run_perf(opts: PerfOptions, print_line: Printer = print) -> dict[str, Any]:
             ctx = _context(perf, server.base, opts.out / "long")
             print_line(f"[perf] long crawl: bara c={opts.long_concurrency} on {opts.long_pages} pages ...")
             data["long"] = run_long(ctx, opts.long_concurrency)
-            print_line(f"[perf] long crawl: {data['long']['pages']} pages in {data['long']['wall_s']}s, "
-                       f"PSS at pages {data['long']['pss_mb_at_pages']} MB, peak {data['long']['peak_pss_mb']} MB")
+            long = data["long"]
+            print_line(f"[perf] long crawl: {long['pages']} pages in {long['wall_s']}s, peak PSS (MB) per stretch "
+                       f"up to pages {long['pss_mb_at_pages']}, overall {long['peak_pss_mb']} MB")
     data["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     data["elapsed_s"] = round(time.monotonic() - started, 1)
     data["targets"] = targets(data["rows"])

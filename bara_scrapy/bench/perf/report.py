@@ -40,12 +40,12 @@ def markdown(data: Mapping[str, Any]) -> str:
     m = data["machine"]
     out = ["# bara-bench --perf", "",
            f"Machine: {m.get('cores')} cores, {m.get('chromium')}, load average at start "
-           f"{m.get('loadavg_start')}, at end {m.get('loadavg_end')}.",
-           f"Site: {data['site']['pages']} generated pages on 127.0.0.1 (plain, lazy images, tall, "
-           "infinite-scroll feed). pages/min and s/page: whole-run wall time, start-up (imports, Chromium "
-           "launch) included; pages/min steady: from the first page written to the last.", ""]
+           f"{m.get('loadavg_start')}, at end {m.get('loadavg_end')}.", ""]
     if data["rows"]:
-        out += [table(data["rows"]), ""]
+        out += [f"Site: {data['site']['pages']} generated pages on 127.0.0.1 (plain, lazy images, tall, "
+                "infinite-scroll feed). pages/min and s/page: whole-run wall time, start-up (imports, Chromium "
+                "launch) included; pages/min steady: from the first page written to the last.", "",
+                table(data["rows"]), ""]
         t = data.get("targets") or {}
         per_c = ", ".join(f"c={c}: {v}" for c, v in (t.get("bara_over_floor") or {}).items())
         out += ["Targets (pages/min ratios):", "",
@@ -57,7 +57,7 @@ def markdown(data: Mapping[str, Any]) -> str:
     if long:
         at = ", ".join(f"{k}: {_cell(v)}" for k, v in long["pss_mb_at_pages"].items())
         out += [f"Long crawl (bara full, c={long['concurrency']}): {long['pages']} pages in {long['wall_s']} s; "
-                f"PSS (MB) at pages {at}; peak {long['peak_pss_mb']} MB.", ""]
+                f"peak PSS (MB) of crawler + browser per stretch of pages, up to {at}; overall peak {long['peak_pss_mb']} MB.", ""]
     return "\n".join(out)
 
 
