@@ -57,7 +57,8 @@ def markdown(data: Mapping[str, Any]) -> str:
     if long:
         at = ", ".join(f"{k}: {_cell(v)}" for k, v in long["pss_mb_at_pages"].items())
         out += [f"Long crawl (bara full, c={long['concurrency']}): {long['pages']} pages in {long['wall_s']} s; "
-                f"peak PSS (MB) of crawler + browser per stretch of pages, up to {at}; overall peak {long['peak_pss_mb']} MB.", ""]
+                f"peak PSS (MB) of crawler + browser per stretch of pages, up to {at}; "
+                f"overall peak {long['peak_pss_mb']} MB.", ""]
     return "\n".join(out)
 
 
