@@ -79,6 +79,8 @@ def charts(data: Mapping[str, Any], out: Path) -> list[str]:
                             if r["variant"] == variant)
             ax.plot([c for c, _ in points], [v for _, v in points], marker="o", label=variant)
         ax.set_xscale("log", base=2)
+        levels = sorted({int(r["concurrency"]) for r in data["rows"]})
+        ax.set_xticks(levels, [str(c) for c in levels])
         ax.set_xlabel("CONCURRENT_REQUESTS")
         ax.set_ylabel("pages/min")
         ax.set_title(f"{data['site']['pages']} pages, {data['machine'].get('cores')} cores")
