@@ -185,6 +185,7 @@ def run_perf(opts: PerfOptions, print_line: Printer = print) -> dict[str, Any]:
             data["site"]["limits"] = perf.limits()
             for concurrency in opts.concurrency:
                 for variant in opts.variants:
+                    print_line(f"[perf] {variant} c={concurrency} on {opts.pages} pages ...")
                     row = run_one(variant, concurrency, ctx)
                     data["rows"].append(row)
                     print_line(_line(row) + f"  (elapsed {time.monotonic() - started:.0f}s)")
