@@ -169,7 +169,11 @@ def _line(row: Mapping[str, Any]) -> str:
             + (f"  EXIT {row['returncode']}" if row["returncode"] else ""))
 
 
-def run_perf(opts: PerfOptions, print_line: Printer = print) -> dict[str, Any]:
+def _print(line: str) -> None:
+    print(line, flush=True)  # progress of an hour-long run, also when stdout is a file
+
+
+def run_perf(opts: PerfOptions, print_line: Printer = _print) -> dict[str, Any]:
     opts.out.mkdir(parents=True, exist_ok=True)
     data: dict[str, Any] = {
         "machine": {**machine(), "loadavg_start": [round(x, 2) for x in os.getloadavg()],
