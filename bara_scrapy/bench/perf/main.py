@@ -121,6 +121,9 @@ def run_one(variant: str, concurrency: int, ctx: Context) -> dict[str, Any]:
         "cpu_s": round(measured.cpu_s, 2),
         "cpu_s_per_page": round(measured.cpu_s / pages, 3) if pages else None,
         "peak_pss_mb": round(measured.peak_pss_kb / 1024, 1),
+        # feed growth (seconds, lines) at each change: the data behind "steady"
+        "progress": [[a.t, a.lines] for a, b in zip(measured.samples, [None, *measured.samples], strict=False)
+                     if b is None or a.lines != b.lines],
     })
     if measured.returncode:
         row["error_tail"] = measured.stderr_tail[-800:]

@@ -44,7 +44,9 @@ def markdown(data: Mapping[str, Any]) -> str:
     if data["rows"]:
         out += [f"Site: {data['site']['pages']} generated pages on 127.0.0.1 (plain, lazy images, tall, "
                 "infinite-scroll feed). pages/min and s/page: whole-run wall time, start-up (imports, Chromium "
-                "launch) included; pages/min steady: from the first page written to the last.", "",
+                "launch) included; pages/min steady: from the first feed line on disk to the last (feeds are "
+                "written in buffered chunks, so on short runs this is rough; `progress` in perf.json has the "
+                "feed growth).", "",
                 table(data["rows"]), ""]
         t = data.get("targets") or {}
         per_c = ", ".join(f"c={c}: {v}" for c, v in (t.get("bara_over_floor") or {}).items())
