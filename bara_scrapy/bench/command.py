@@ -3,6 +3,12 @@
     scrapy bara-bench --sites 50 --out bench-out
     scrapy bara-bench --sites 3 --variants full,no_scroll --out /tmp/smoke
     scrapy bara-bench --sites 0 --corpus article-extraction-benchmark
+    scrapy bara-bench --perf --perf-pages 300 --perf-concurrency 1,2,4,8,16 --out bench-out/perf
+    scrapy bara-bench --perf-long 2000
+
+`--perf` is the speed bench (bara_scrapy/bench/perf): bara_scrapy against bare Playwright, a plain
+scrapy-playwright spider and plain HTTP Scrapy on one generated site; `--perf-long N` adds (or,
+without `--perf`, runs alone) a long bara crawl that samples memory against pages done.
 
 Link discovery (the admitted page set against the sequential BFS reference)
 is scored apart from extraction (text, images, videos, downloadable rate, bad
@@ -36,15 +42,26 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("--sites", type=int, default=50, help="number of synthetic sites (default 50)")
         parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
-        parser.add_argument("--out", default="bench-out", help="output directory (default bench-out)")
+        parser.add_argument("--out", default=None, help="output directory (default bench-out, bench-out/perf)")
         parser.add_argument("--variants", default=",".join(VARIANTS),
                             help=f"comma-separated subset of {','.join(VARIANTS)}")
         parser.add_argument("--parallel", type=int, default=3, help="crawls at once (default 3)")
         parser.add_argument("--corpus", choices=[CORPUS_NAME], default=None,
                             help="also score item text on a real-page corpus")
         parser.add_argument("--corpus-path", default=None, help="corpus directory (default ../shared/corpora/NAME)")
+        perf = parser.add_argument_group("speed bench")
+        perf.add_argument("--perf", action="store_true", help="run the speed bench instead of the quality bench")
+        perf.add_argument("--perf-pages", type=int, default=300, help="pages of the speed site (default 300)")
+        perf.add_argument("--perf-concurrency", default="1,2,4,8,16", help="CONCURRENT_REQUESTS levels")
+        perf.add_argument("--perf-variants", default="floor,spider,bara,bara_noverify,http",
+                          help="comma-separated subset of floor,spider,bara,bara_noverify,http")
+        perf.add_argument("--perf-long", type=int, default=0, metavar="N",
+                          help="also a long bara crawl of N pages at c=4, PSS against pages done")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if opts.perf or opts.perf_long:
+            self.run_perf(opts)
+            return
         from .main import BenchOptions, main_sync
 
         variants = [v.strip() for v in opts.variants.split(",") if v.strip()]
@@ -54,6 +71,24 @@ class Command(ScrapyCommand):
         if opts.sites < 0 or opts.parallel < 1:
             raise UsageError("--sites must be >= 0 and --parallel >= 1")
         main_sync(BenchOptions(
-            sites=opts.sites, seed=opts.seed, out=Path(opts.out), variants=variants, parallel=opts.parallel,
+            sites=opts.sites, seed=opts.seed, out=Path(opts.out or "bench-out"), variants=variants,
+            parallel=opts.parallel,
             corpus=opts.corpus, corpus_path=Path(opts.corpus_path) if opts.corpus_path else None,
         ))
+
+    def run_perf(self, opts: argparse.Namespace) -> None:
+        from .perf.main import VARIANTS as PERF_VARIANTS
+        from .perf.main import PerfOptions, run_perf
+
+        variants = tuple(v.strip() for v in opts.perf_variants.split(",") if v.strip())
+        unknown = [v for v in variants if v not in PERF_VARIANTS]
+        if unknown:
+            raise UsageError(f"unknown --perf-variants {', '.join(unknown)}; choose from {', '.join(PERF_VARIANTS)}")
+        try:
+            levels = tuple(int(c) for c in opts.perf_concurrency.split(",") if c.strip())
+        except ValueError:
+            raise UsageError("--perf-concurrency takes integers, e.g. 1,2,4,8,16") from None
+        if not levels or min(levels) < 1 or opts.perf_pages < 2 or opts.perf_long < 0:
+            raise UsageError("--perf-concurrency levels must be >= 1, --perf-pages >= 2, --perf-long >= 0")
+        run_perf(PerfOptions(pages=opts.perf_pages, concurrency=levels, variants=variants,
+                             out=Path(opts.out or "bench-out/perf"), matrix=opts.perf, long_pages=opts.perf_long))
