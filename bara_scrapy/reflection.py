@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from .instructions import Instructions
 from .items import PageStatus
-from .snapshot import Markers
+from .snapshot import HTML_TYPES, Markers
 
 KINDS = (
     "robots_forbidden",
@@ -75,7 +75,6 @@ PERMANENT_NET_ERRORS = (
     "ERR_DISALLOWED_URL_SCHEME",
     "ERR_INVALID_REDIRECT",
 )
-HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CRASH_PHRASES = (
     "target crashed",
     "page crashed",

@@ -1,4 +1,4 @@
-"""Init script: count pending short one-shot timers (see render.TIMER_WAIT_MS).
+"""Init script: count pending short one-shot timers (see waits.TIMER_WAIT_MS).
 
 Kept as Python source (not a data file) so the package works from a Scrapyd egg.
 """

@@ -17,13 +17,12 @@ from scrapy_playwright.page import PageMethod
 from ..browser.render import explore, init_page
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
-from ..snapshot import PageSnapshot
+from ..snapshot import HTML_TYPES, PageSnapshot
 
 PLAYWRIGHT_KEYS = (
     "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
     "playwright_page_methods", "bara_render",
 )
-HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
 class BrowserMiddleware:
