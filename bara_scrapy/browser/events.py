@@ -7,6 +7,7 @@ it writes into the page's `PageSession` and nothing else.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -71,6 +72,7 @@ class PageEvents:
         session = self.session
         session.inflight += 1
         session.requests_total += 1
+        session.network_at = time.monotonic()
         # A redirect off scope is not routed: notice it here so the off-scope
         # document's sub-resources are aborted by `guard`.
         if req.redirected_from is None or not req.is_navigation_request() or not is_main_frame(req):
@@ -80,6 +82,7 @@ class PageEvents:
 
     def on_done(self, _: PWRequest) -> None:
         self.session.inflight = max(0, self.session.inflight - 1)
+        self.session.network_at = time.monotonic()
 
     def on_dom_ready(self, _: Page) -> None:
         self.session.dom_ready = True

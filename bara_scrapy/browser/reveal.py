@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -11,20 +12,20 @@ from ..instructions import Instructions
 from ..snapshot import RawCandidate
 from .collect_js import COLLECT_JS
 from .session import PageSession
-from .waits import pause, settle
+from .waits import PageState, page_state, settle
 
 MAX_CLICKS = 30
 MAX_OVERLAY_PASSES = 3
 
-# [page height, bottom edge of the viewport]; the step scrolls one viewport (90%) first
-_POSITION_JS = (
-    "() => { const d = document.scrollingElement || document.documentElement;"
-    " return [d.scrollHeight, window.scrollY + window.innerHeight]; }"
-)
+SCROLL_RESERVE_S = 3.0  # deadline kept for scrolling when the waits before it run long (a busy CPU)
+MIN_STEP_S = 0.3  # a scroll step is started only with at least this (or 1.5 x the last step) left
+
+# one viewport step (90%), then two animation frames so that IntersectionObservers
+# (lazy images, feed sentinels) have run before the page is read
 _SCROLL_STEP_JS = (
-    "() => { window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
-    " const d = document.scrollingElement || document.documentElement;"
-    " return [d.scrollHeight, window.scrollY + window.innerHeight]; }"
+    "async () => { window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
+    " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
+    " const d = document.scrollingElement || document.documentElement; return d.scrollHeight; }"
 )
 
 
@@ -66,36 +67,51 @@ async def click(page: Page, session: PageSession, handle: str) -> bool:
         return False
 
 
+def needs_scroll(state: PageState, markers: dict[str, Any]) -> bool:
+    """Whether anything may be below: a document taller than the viewport, lazy placeholders, a feed sentinel.
+
+    >>> fits = PageState(height=700, bottom=720.0, viewport=720)
+    >>> needs_scroll(fits, {}), needs_scroll(fits, {"lazy_placeholders": 1}), needs_scroll(PageState(height=2000), {})
+    (False, True, True)
+    """
+    return not state.at_bottom or bool(markers.get("lazy_placeholders")) or bool(markers.get("feed_sentinel"))
+
+
+def _step_done(session: PageSession, state: PageState, grew: bool, acc: Accumulator, stable: int) -> bool:
+    """At the bottom, the page did not grow, nothing in flight, no feed sentinel; twice if timers are pending."""
+    if not state.at_bottom or grew or session.inflight or state.loading_images or acc.sentinel:
+        return False
+    return stable >= (2 if state.timers else 1)
+
+
 async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
-    """Incremental viewport steps; stop when height and network are stable at the bottom."""
-    steps = 0
-    stable = 0
-    last_height = -1
-    requests_seen = -1
+    """Incremental viewport steps, each waited for only while the page is busy; stop at a quiet bottom."""
     if ins.scroll_steps == 0:  # not scrolling is a choice, not evidence of a truncated page
         return 0, False
-    for _ in range(ins.scroll_steps):
-        if session.remaining() < 1.5:
+    acc.add(await collect(page))
+    state = await page_state(page)
+    if not needs_scroll(state, acc.last.get("markers", {})):
+        return 0, False
+    steps, stable, step_s = 0, 0, MIN_STEP_S
+    requests_seen = session.requests_total
+    while steps < ins.scroll_steps:
+        if session.remaining() < max(MIN_STEP_S, 1.5 * step_s):
             return steps, True
-        state = await page.evaluate(_SCROLL_STEP_JS)
+        started = time.monotonic()
+        height = int(await page.evaluate(_SCROLL_STEP_JS))
         steps += 1
-        await pause(page, session, ins.scroll_pause_ms)
-        height, bottom = int(state[0]), float(state[1])
+        state = await settle(page, session, ins.scroll_pause_ms, timers=True)
+        grew = state.height != height
         # collect again only when the page grew or fetched something (lazy media, feeds)
-        if height != last_height or session.requests_total != requests_seen or not acc.last:
+        if grew or state.height != state.viewport or session.requests_total != requests_seen:
             requests_seen = session.requests_total
             acc.add(await collect(page))
-        at_bottom = bottom >= height - 2
-        if at_bottom and height == last_height and session.inflight == 0 and not acc.sentinel:
-            stable += 1
-            if stable >= 2:
-                return steps, False
-        else:
-            stable = 0
-        last_height = height
-    height_now, bottom_now = await page.evaluate(_POSITION_JS)
-    at_end = float(bottom_now) >= int(height_now) - 2
-    return steps, acc.sentinel or not (at_end and int(height_now) == last_height)
+        stable = stable + 1 if state.at_bottom and not grew else 0
+        if _step_done(session, state, grew, acc, stable):
+            return steps, False
+        step_s = time.monotonic() - started
+    state = await page_state(page)
+    return steps, acc.sentinel or not state.at_bottom or session.inflight > 0
 
 
 def _controls(collected: dict[str, Any], role: str) -> list[str]:
@@ -136,9 +152,10 @@ async def click_controls(page: Page, session: PageSession, ins: Instructions, ac
             return
 
 
-async def _wait_loaded(page: Page, session: PageSession, ins: Instructions) -> None:
+async def _wait_loaded(page: Page, session: PageSession, ins: Instructions, reserve_s: float) -> None:
     try:  # `load` may never fire (long-polling, endless resources): wait a bounded time only
-        await page.wait_for_load_state("load", timeout=max(min(5.0, session.remaining() - 2), 0.1) * 1000)
+        timeout_s = max(min(5.0, session.remaining() - 2 - reserve_s), 0.1)
+        await page.wait_for_load_state("load", timeout=timeout_s * 1000)
     except PlaywrightError:
         session.errors.append("load event not reached")
     if ins.wait_for_selector and session.remaining() > 1:
@@ -151,8 +168,9 @@ async def _wait_loaded(page: Page, session: PageSession, ins: Instructions) -> N
 
 async def reveal(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
     """Everything before the final collection; returns (scroll steps, scroll truncated)."""
-    await _wait_loaded(page, session, ins)
-    await settle(page, session, ins.settle_ms, timers=True)
+    reserve_s = SCROLL_RESERVE_S if ins.scroll_steps else 0.0
+    await _wait_loaded(page, session, ins, reserve_s)
+    await settle(page, session, ins.settle_ms, timers=True, reserve_s=reserve_s)
     if ins.dismiss_overlays:
         await dismiss_overlays(page, session, acc)
     if ins.click_handles:
