@@ -93,7 +93,7 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
     if not needs_scroll(state, acc.last.get("markers", {})):
         return 0, False
     steps, stable, step_s = 0, 0, MIN_STEP_S
-    requests_seen = session.requests_total
+    requests_seen, last_height = session.requests_total, state.height
     while steps < ins.scroll_steps:
         if session.remaining() < max(MIN_STEP_S, 1.5 * step_s):
             return steps, True
@@ -103,8 +103,8 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
         state = await settle(page, session, ins.scroll_pause_ms, timers=True)
         grew = state.height != height
         # collect again only when the page grew or fetched something (lazy media, feeds)
-        if grew or state.height != state.viewport or session.requests_total != requests_seen:
-            requests_seen = session.requests_total
+        if state.height != last_height or session.requests_total != requests_seen:
+            requests_seen, last_height = session.requests_total, state.height
             acc.add(await collect(page))
         stable = stable + 1 if state.at_bottom and not grew else 0
         if _step_done(session, state, grew, acc, stable):
