@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+HTML_TYPES = ("text/html", "application/xhtml+xml")  # Content-Types read as a page
+
 
 class RawCandidate(BaseModel):
     """A media reference as found on the page, before canonicalisation."""

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url, safe_url_string
 
@@ -58,6 +58,23 @@ def _is_tracking(name: str) -> bool:
     return lname in TRACKING_PARAMS or lname.startswith(TRACKING_PREFIXES)
 
 
+def netloc(parts: SplitResult, *, with_port: bool = False) -> str:
+    """The normal `host[:port]` of a split URL: lower-case host without a trailing dot,
+    IPv6 bracketed; the scheme's default port dropped, or filled in with `with_port`.
+
+    >>> netloc(urlsplit("HTTP://Example.COM.:80/")), netloc(urlsplit("https://[::1]/"), with_port=True)
+    ('example.com', '[::1]:443')
+    >>> netloc(urlsplit("http://a.org:8080/")), netloc(urlsplit("ftp://a.org/"), with_port=True)
+    ('a.org:8080', 'a.org:0')
+    """
+    host = (parts.hostname or "").rstrip(".")
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    default = _DEFAULT_PORTS.get(parts.scheme.lower(), 0)
+    port = parts.port or (default if with_port else None)
+    return host if port is None or (port == default and not with_port) else f"{host}:{port}"
+
+
 def canonicalize(url: str) -> str:
     """Return the canonical form of an absolute http(s) URL.
 
@@ -73,13 +90,7 @@ def canonicalize(url: str) -> str:
     parts = urlsplit(url.strip())
     path = re.sub(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", "", parts.path, flags=re.IGNORECASE)
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _is_tracking(k)]
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").rstrip(".")
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    port = parts.port
-    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
-    cleaned = urlunsplit((scheme, netloc, path or "/", urlencode(query), ""))
+    cleaned = urlunsplit((parts.scheme.lower(), netloc(parts), path or "/", urlencode(query), ""))
     return canonicalize_url(cleaned, keep_fragments=False)
 
 
@@ -91,13 +102,7 @@ def canonicalize_media(url: str) -> str:
     'https://cdn.example.com/i.png?b=2&a=1'
     """
     parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").rstrip(".")
-    if ":" in host:
-        host = f"[{host}]"
-    port = parts.port
-    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
-    return safe_url_string(urlunsplit((scheme, netloc, parts.path or "/", parts.query, "")))
+    return safe_url_string(urlunsplit((parts.scheme.lower(), netloc(parts), parts.path or "/", parts.query, "")))
 
 
 def is_http_url(url: str) -> bool:
@@ -114,10 +119,8 @@ def is_http_url(url: str) -> bool:
 
 
 def _host_port(url: str) -> tuple[str, int]:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower().rstrip(".")
-    port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
-    return host, port
+    host, _, port = netloc(urlsplit(url), with_port=True).rpartition(":")
+    return host, int(port)
 
 
 def _strip_www(host: str) -> str:

@@ -78,6 +78,7 @@ def test_static_snapshot_reads_links_media_and_markers() -> None:
     html = (
         '<html><head><base href="/sub/"><meta property="og:image" content="/og.png"></head><body>'
         '<a href="a">A</a><a href="mailto:x@y">m</a><img src="grey.gif" data-src="lazy.png">'
+        '<img class="lazyload" src="data:image/gif;base64,R0lGOD">'
         '<video poster="p.jpg"><source src="v.mp4"></video><video></video>'
         '<div style="background-image:url(\'bg.jpg\')"></div><iframe src="https://tube.test/e/1"></iframe>'
         '<script type="application/ld+json">{"@type":"VideoObject","contentUrl":"/ld.mp4"}</script>'
@@ -89,6 +90,7 @@ def test_static_snapshot_reads_links_media_and_markers() -> None:
     assert (BASE + "sub/lazy.png", "img@data-src") in urls and (BASE + "og.png", "meta@og:image") in urls
     assert (BASE + "sub/v.mp4", "source@src") in urls and (BASE + "ld.mp4", "json-ld") in urls
     assert (BASE + "sub/bg.jpg", "css@background-image") in urls
+    # the data-src image's URL is known; only the lazy image with no URL anywhere is missing media
     assert snap.markers.lazy_placeholders == 1 and snap.markers.empty_videos == 1
     extraction = extract_dom(snap)
     assert [m.url for m in extraction.embeds] == ["https://tube.test/e/1"]

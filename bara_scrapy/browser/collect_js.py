@@ -55,8 +55,12 @@ COLLECT_JS = r"""
       for (const u of parseSrcset(s.getAttribute("srcset"))) add(u, "image", "picture>source@srcset", extra);
       for (const a of LAZY_SET_ATTRS) for (const u of parseSrcset(s.getAttribute(a))) add(u, "image", "picture>source@" + a, extra);
     }
-    const loaded = src && !src.startsWith("data:") && abs(src) === abs(lazyUrl);
-    if (lazyUrl && !loaded && !(current && abs(current) === abs(lazyUrl))) markers.lazy_placeholders++;
+    // a placeholder is missing media only while no URL for it is known: a lazy data-* URL is a candidate already
+    const usable = (u) => !!u && !u.startsWith("data:") && !u.startsWith("about:");
+    const known = lazyUrl || usable(src) || usable(current) || img.getAttribute("srcset")
+      || LAZY_SET_ATTRS.some((a) => img.getAttribute(a));
+    const lazyHint = /lazy/i.test(String(img.className || "")) || img.getAttribute("loading") === "lazy";
+    if (!known && lazyHint) markers.lazy_placeholders++;
   }
   // --- video / audio-less players
   for (const v of document.querySelectorAll("video")) {

@@ -22,6 +22,7 @@ class PageSession:
     network: list[NetworkEntry] = field(default_factory=list)
     inflight: int = 0
     requests_total: int = 0
+    network_at: float = 0.0  # monotonic time a request last started or ended
     offsite_navigation: str | None = None  # the document left the scope (redirect, meta refresh, script)
     navigation_block: str | None = None  # why: offsite_redirect, ssrf_blocked, redirect_loop
     redirected_to: str | None = None  # the in-scope URL a document redirect chain ended at
@@ -34,6 +35,9 @@ class PageSession:
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
+
+    def network_quiet_ms(self) -> float:
+        return (time.monotonic() - self.network_at) * 1000
 
     def leave(self, url: str, reason: str | None) -> None:
         """Record the first navigation that left the scope (or was refused) before the page loaded."""

@@ -1,19 +1,19 @@
-"""Init script: count pending short one-shot timers (see render.TIMER_WAIT_MS).
+"""Init script: the page's own evidence of pending work, read by `waits.page_state`.
 
-Kept as Python source (not a data file) so the package works from a Scrapyd egg.
+Pending short one-shot timers (content due in a moment: `setTimeout(render, 1500)`),
+the time since the DOM last changed (a MutationObserver), images still loading
+near the viewport, and the scroll position. Kept as Python source (not a data
+file) so the package works from a Scrapyd egg.
 """
 
 TIMERS_JS = r"""
-// Count pending short one-shot timers, so the page step can wait for content
-// that a script will insert in a moment (setTimeout(render, 1500)). Recurring
-// timers (setInterval) and long or zero delays are not counted.
 (() => {
-  if (window.__baraPendingTimers) return;
-  const MIN_MS = 50, MAX_MS = 4000, WINDOW_MS = 10000;
+  if (window.__baraState) return;
+  const MIN_MS = 50, MAX_MS = 4000, WINDOW_MS = 10000, MAX_IMAGES = 2000;
   const pending = new Set();
   const started = Date.now();
   const setT = window.setTimeout, clearT = window.clearTimeout;
-  window.__baraPendingTimers = () => pending.size;
+  // Recurring timers (setInterval) and long or zero delays are not counted.
   window.setTimeout = function (fn, ms, ...args) {
     const delay = Number(ms) || 0;
     if (typeof fn !== "function" || delay < MIN_MS || delay > MAX_MS || Date.now() - started > WINDOW_MS) {
@@ -25,5 +25,27 @@ TIMERS_JS = r"""
     return handle;
   };
   window.clearTimeout = function (handle) { pending.delete(handle); return clearT.call(this, handle); };
+  // content inserted or changed, or an image source swapped (lazy loaders); not styles or classes
+  let lastMutation = performance.now();
+  new MutationObserver(() => { lastMutation = performance.now(); }).observe(document, {
+    childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["src", "srcset"],
+  });
+  const loadingImages = () => {
+    let n = 0;
+    const imgs = document.images, h = window.innerHeight;
+    for (let i = 0; i < imgs.length && i < MAX_IMAGES; i++) {
+      const img = imgs[i];
+      if (img.complete || !img.getAttribute("src")) continue;
+      const r = img.getBoundingClientRect();
+      if (r.bottom >= -h && r.top <= 2 * h) n++;
+    }
+    return n;
+  };
+  window.__baraPendingTimers = () => pending.size;
+  window.__baraState = () => {
+    const d = document.scrollingElement || document.documentElement;
+    return [pending.size, performance.now() - lastMutation, loadingImages(),
+            d ? d.scrollHeight : 0, window.scrollY + window.innerHeight, window.innerHeight];
+  };
 })();
 """

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urljoin
 
@@ -122,7 +122,7 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
             for source in parent.iter("source"):
                 for u in parse_srcset(source.get("srcset")):
                     b.add(u, "image", "picture>source@srcset", **extra)
-        if lazy and b.abs(lazy) != b.abs(img.get("src")):
+        if is_unknown_placeholder(img.attrib, lazy):
             markers.lazy_placeholders += 1
     for video in doc.iter("video"):
         b.group += 1
@@ -174,3 +174,23 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
     snap.candidates = b.candidates
     snap.markers = markers
     return snap
+
+
+def is_unknown_placeholder(attrs: Mapping[str, str], lazy_url: str | None) -> bool:
+    """An `<img>` marked lazy with no URL anywhere yet (src, lazy data-*, srcset): media still missing.
+
+    An image whose lazy `data-*` URL is known is not missing: that URL is a candidate already.
+
+    >>> is_unknown_placeholder({"class": "lazy", "src": "data:image/gif;base64,R0"}, None)
+    True
+    >>> is_unknown_placeholder({"class": "lazy", "src": "grey.gif"}, None)
+    False
+    >>> is_unknown_placeholder({"class": "lazy"}, "a.png")
+    False
+    """
+    src = attrs.get("src") or ""
+    if lazy_url or (src and not src.startswith(("data:", "about:"))) or attrs.get("srcset"):
+        return False
+    if any(attrs.get(a) for a in ("data-srcset", "data-lazy-srcset")):
+        return False
+    return "lazy" in (attrs.get("class") or "").lower() or attrs.get("loading") == "lazy"

@@ -18,13 +18,12 @@ from ..browser.render import explore, init_page
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
 from ..page import page_state
-from ..snapshot import PageSnapshot
+from ..snapshot import HTML_TYPES, PageSnapshot
 
 PLAYWRIGHT_KEYS = (
     "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
     "playwright_page_methods",
 )
-HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
 class BrowserMiddleware:

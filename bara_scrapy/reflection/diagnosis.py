@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..instructions import Instructions
-from ..snapshot import Markers
+from ..snapshot import HTML_TYPES, Markers
 
 KINDS = (
     "robots_forbidden",
@@ -70,7 +70,7 @@ PERMANENT_NET_ERRORS = (
     "ERR_DISALLOWED_URL_SCHEME",
     "ERR_INVALID_REDIRECT",
 )
-HTML_TYPES = ("text/html", "application/xhtml+xml")
+
 _CRASH_PHRASES = (
     "target crashed",
     "page crashed",

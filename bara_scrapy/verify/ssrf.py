@@ -13,6 +13,8 @@ import socket
 from collections.abc import Callable, Collection, Iterable
 from urllib.parse import urlsplit
 
+from ..urls import netloc
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str], Iterable[str]]
 
@@ -128,12 +130,7 @@ def host_key(url: str) -> str:
     >>> host_key("http://127.0.0.1:8080/a"), host_key("https://Example.org/"), host_key("http://[::1]/")
     ('127.0.0.1:8080', 'example.org:443', '[::1]:80')
     """
-    parts = urlsplit(url.strip())
-    host = (parts.hostname or "").rstrip(".")
-    if ":" in host:
-        host = f"[{host}]"
-    port = parts.port or _DEFAULT_PORTS.get(parts.scheme.lower(), 0)
-    return f"{host}:{port}"
+    return netloc(urlsplit(url.strip()), with_port=True)
 
 
 def default_resolve(host: str) -> list[str]:

@@ -1,0 +1,181 @@
+"""Reveal lazy content: wait for load, dismiss overlays, click controls, scroll."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from ..instructions import Instructions
+from ..snapshot import RawCandidate
+from .collect_js import COLLECT_JS
+from .session import PageSession
+from .waits import PageProgress, page_progress, settle
+
+MAX_CLICKS = 30
+MAX_OVERLAY_PASSES = 3
+
+SCROLL_RESERVE_S = 3.0  # deadline kept for scrolling when the waits before it run long (a busy CPU)
+MIN_STEP_S = 0.3  # a scroll step is started only with at least this (or 1.5 x the last step) left
+
+# one viewport step (90%), then two animation frames so that IntersectionObservers
+# (lazy images, feed sentinels) have run before the page is read
+_SCROLL_STEP_JS = (
+    "async () => { window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
+    " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
+    " const d = document.scrollingElement || document.documentElement; return d.scrollHeight; }"
+)
+
+
+async def collect(page: Page) -> dict[str, Any]:
+    result: dict[str, Any] = await page.evaluate(COLLECT_JS)
+    return result
+
+
+class Accumulator:
+    """Union of DOM candidates over every collection, in first-seen order."""
+
+    def __init__(self) -> None:
+        self.candidates: dict[tuple[str, str], RawCandidate] = {}
+        self.last: dict[str, Any] = {}
+
+    def add(self, collected: dict[str, Any]) -> None:
+        self.last = collected
+        for raw in collected.get("candidates", []):
+            cand = RawCandidate.model_validate(raw)
+            self.candidates.setdefault((cand.url, cand.found_in), cand)
+
+    @property
+    def sentinel(self) -> bool:
+        """An infinite-scroll sentinel still on the page: the feed may not be done."""
+        return bool(self.last.get("markers", {}).get("feed_sentinel"))
+
+
+async def click(page: Page, session: PageSession, handle: str) -> bool:
+    if session.remaining() < 1:
+        return False
+    try:
+        loc = page.locator(handle).first
+        if await loc.count() == 0:
+            return False
+        await loc.click(timeout=min(2000, max(session.remaining() - 0.5, 0.1) * 1000), no_wait_after=True)
+        return True
+    except PlaywrightError as exc:
+        session.errors.append(f"click failed: {type(exc).__name__}")
+        return False
+
+
+def needs_scroll(state: PageProgress, markers: dict[str, Any]) -> bool:
+    """Whether anything may be below: a document taller than the viewport, lazy placeholders, a feed sentinel.
+
+    >>> fits = PageProgress(height=700, bottom=720.0, viewport=720)
+    >>> tall = PageProgress(height=2000)
+    >>> needs_scroll(fits, {}), needs_scroll(fits, {"lazy_placeholders": 1}), needs_scroll(tall, {})
+    (False, True, True)
+    """
+    return not state.at_bottom or bool(markers.get("lazy_placeholders")) or bool(markers.get("feed_sentinel"))
+
+
+def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accumulator, stable: int) -> bool:
+    """At the bottom, the page did not grow, nothing in flight, no feed sentinel; twice if timers are pending."""
+    if not state.at_bottom or grew or session.inflight or state.loading_images or acc.sentinel:
+        return False
+    return stable >= (2 if state.timers else 1)
+
+
+async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
+    """Incremental viewport steps, each waited for only while the page is busy; stop at a quiet bottom."""
+    if ins.scroll_steps == 0:  # not scrolling is a choice, not evidence of a truncated page
+        return 0, False
+    acc.add(await collect(page))
+    state = await page_progress(page)
+    if not needs_scroll(state, acc.last.get("markers", {})):
+        return 0, False
+    steps, stable, step_s = 0, 0, MIN_STEP_S
+    requests_seen, last_height = session.requests_total, state.height
+    while steps < ins.scroll_steps:
+        if session.remaining() < max(MIN_STEP_S, 1.5 * step_s):
+            return steps, True
+        started = time.monotonic()
+        height = int(await page.evaluate(_SCROLL_STEP_JS))
+        steps += 1
+        state = await settle(page, session, ins.scroll_pause_ms, timers=True)
+        grew = state.height != height
+        # collect again only when the page grew or fetched something (lazy media, feeds)
+        if state.height != last_height or session.requests_total != requests_seen:
+            requests_seen, last_height = session.requests_total, state.height
+            acc.add(await collect(page))
+        stable = stable + 1 if state.at_bottom and not grew else 0
+        if _step_done(session, state, grew, acc, stable):
+            return steps, False
+        step_s = time.monotonic() - started
+    state = await page_progress(page)
+    return steps, acc.sentinel or not state.at_bottom or session.inflight > 0
+
+
+def _controls(collected: dict[str, Any], role: str) -> list[str]:
+    return [c["handle"] for c in collected.get("markers", {}).get("controls", []) if c.get("role") == role]
+
+
+async def dismiss_overlays(page: Page, session: PageSession, acc: Accumulator) -> None:
+    """Close overlays until none offers a close control (stacked banners), at most 3 passes."""
+    tried: set[str] = set()
+    for _ in range(MAX_OVERLAY_PASSES):
+        collected = await collect(page)
+        acc.add(collected)
+        handles = [h for h in _controls(collected, "overlay_close") if h not in tried]
+        if not handles:
+            return
+        for handle in handles:
+            tried.add(handle)
+            await click(page, session, handle)
+        await settle(page, session, 300)
+
+
+async def click_controls(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> None:
+    """Click each named control once; repeat only those that still read as load-more."""
+    clicks = 0
+    handles = list(ins.click_handles)
+    for round_no in range(max(1, ins.click_rounds)):
+        for handle in handles:
+            if clicks >= MAX_CLICKS or not await click(page, session, handle):
+                continue
+            clicks += 1
+            await settle(page, session, max(ins.scroll_pause_ms, 300))
+        collected = await collect(page)
+        acc.add(collected)
+        if round_no == 0:
+            load_more = set(_controls(collected, "load_more"))
+            handles = [h for h in handles if h in load_more]  # tabs/accordions: once
+        if not handles:
+            return
+
+
+async def _wait_loaded(page: Page, session: PageSession, ins: Instructions, reserve_s: float) -> None:
+    try:  # `load` may never fire (long-polling, endless resources): wait a bounded time only
+        timeout_s = max(min(5.0, session.remaining() - 2 - reserve_s), 0.1)
+        await page.wait_for_load_state("load", timeout=timeout_s * 1000)
+    except PlaywrightError:
+        session.errors.append("load event not reached")
+    if ins.wait_for_selector and session.remaining() > 1:
+        try:
+            wait_ms = min(max(5000, 2 * ins.settle_ms), (session.remaining() - 1) * 1000)
+            await page.wait_for_selector(ins.wait_for_selector, timeout=wait_ms)
+        except PlaywrightError:
+            session.errors.append("wait_for_selector timed out")
+
+
+async def reveal(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
+    """Everything before the final collection; returns (scroll steps, scroll truncated)."""
+    reserve_s = SCROLL_RESERVE_S if ins.scroll_steps else 0.0
+    await _wait_loaded(page, session, ins, reserve_s)
+    await settle(page, session, ins.settle_ms, timers=True, reserve_s=reserve_s)
+    if ins.dismiss_overlays:
+        await dismiss_overlays(page, session, acc)
+    if ins.click_handles:
+        await click_controls(page, session, ins, acc)
+    steps, truncated = await scroll(page, session, ins, acc)
+    await settle(page, session, ins.settle_ms)
+    return steps, truncated
