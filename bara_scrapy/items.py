@@ -50,6 +50,7 @@ class Attempt(BaseModel):
     text_chars: int = 0
     images: int = 0
     videos: int = 0
+    links: int = 0
     error: str | None = None
     seconds: float = 0.0
 

@@ -64,7 +64,7 @@ class Tried:
         ins, out = self.outcome.instructions, self.outcome
         return Attempt(
             n=n, instructions=ins.describe(), actions=ins.actions(), diagnosis=diagnose(out),
-            text_chars=out.text_chars, images=out.images, videos=out.videos, error=out.error,
+            text_chars=out.text_chars, images=out.images, videos=out.videos, links=out.links, error=out.error,
             seconds=self.seconds,
         )
 

@@ -117,3 +117,13 @@ def test_http_checker_fetches_and_sniffs() -> None:
         assert not check(server.url("/missing.png"), "image")
         assert not check("blob:http://x/1", "video")
         assert server.hits["/ok.png"] == 2  # once directly, once through the redirect; cached afterwards
+
+
+def test_attempts_and_wasted_attempts_are_counted(truth: SiteTruth, items: list[dict[str, Any]]) -> None:
+    items = copy.deepcopy(items)
+    items[0]["attempts"] = [{"text_chars": 90, "images": 1, "links": 2}, {"text_chars": 90, "images": 1, "links": 2}]
+    items[1]["attempts"] = [{"text_chars": 10}, {"text_chars": 50}]
+    s = score_site(SPEC, truth, items, checker=everything_downloads)
+    assert s.attempts == sum(len(i.get("attempts") or ()) for i in items) >= 4
+    assert s.wasted_attempts == 1  # the second attempt of the first page found nothing new
+    assert aggregate([s])["attempts"]["wasted"] == 1

@@ -40,6 +40,7 @@ METRICS: tuple[tuple[str, str, str], ...] = (
     ("Embed R", "embeds", "recall"),
     ("Downloadable", "downloadable", "rate"),
     ("Bad leaked", "bad", "leaked"),
+    ("Wasted att.", "attempts", "wasted_rate"),
 )
 CHART_METRICS = ("Page R", "Exact sites", "BFS index", "Text R", "Image R", "Video R", "Downloadable")
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..urls import DenyPolicy, canonicalize, in_scope
 from ..verify.sniff import sniff as _product_sniff
+from .perf.figures import wasted_attempts
 from .sites import SiteSpec
 from .truth import ExpectedMedia, SiteTruth, robots_allowed, site_path
 
@@ -109,6 +110,8 @@ class SiteScore:
     bad_expected: int = 0
     bad_leaked: list[str] = field(default_factory=list)
     statuses: dict[str, int] = field(default_factory=dict)
+    attempts: int = 0  # attempts over the returned pages (items' `attempts`)
+    wasted_attempts: int = 0  # of those, attempts that added no text, links or media (perf.figures)
     extra_pages: dict[str, int] = field(default_factory=dict)  # returned, not in truth: why
     quirks: dict[str, dict[str, Counts]] = field(default_factory=dict)  # quirk -> category -> counts
 
@@ -178,6 +181,8 @@ def score_site(
             continue
         by_url[url] = item
     score.statuses = dict(Counter(str(i.get("status", "?")) for i in by_url.values()))
+    score.attempts = sum(len(i.get("attempts") or ()) for i in by_url.values())
+    score.wasted_attempts = sum(wasted_attempts(i.get("attempts") or ()) for i in by_url.values())
     truth_urls = {p.url for p in truth.pages}
     score.pages = Counts(len(truth_urls), len(truth_urls & by_url.keys()), len(by_url),
                          len(truth_urls & by_url.keys()))
@@ -288,6 +293,11 @@ def aggregate(scores: Sequence[SiteScore]) -> dict[str, Any]:
         },
         "bad": {"expected": bad_expected, "leaked": leaked, "leak_rate": _rate(leaked, bad_expected)},
         "statuses": dict(sorted(statuses.items())),
+        "attempts": {
+            "total": sum(s.attempts for s in scores),
+            "wasted": sum(s.wasted_attempts for s in scores),
+            "wasted_rate": _rate(sum(s.wasted_attempts for s in scores), sum(s.attempts for s in scores)),
+        },
         "extra_pages": dict(sorted(extra.items())),
         "quirks": per_quirk,
     }
