@@ -17,7 +17,7 @@ import pytest
 
 from bara_scrapy.testing.server import RequestInfo, Route
 
-from .faults import Hostile, crawl_processes, hostile_servers, page, record_timing
+from ..faults import Hostile, crawl_processes, hostile_servers, page, record_timing
 
 
 @pytest.fixture

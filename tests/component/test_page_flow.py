@@ -32,8 +32,8 @@ from bara_scrapy.reflection import AttemptOutcome
 from bara_scrapy.snapshot import Control, Markers
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
-from .aio import aio
-from .llm_support import make_client
+from ..aio import aio
+from ..llm_support import make_client
 from .test_middlewares import SEED, ensure_deferred, link, make_crawler, started
 
 PAGE = "https://site.test/a"

@@ -17,7 +17,7 @@ import pytest
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 from bara_scrapy.testing.media import image_bytes
 
-from .faults import Hostile, hostile_servers, page
+from ..faults import Hostile, hostile_servers, page
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from pydantic import BaseModel
 from bara_scrapy.llm.client import LlmClient, LlmError, LlmSettings, api_key_from, parse_retry_after
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
-from .aio import aio
-from .llm_support import make_client
+from ..aio import aio
+from ..llm_support import make_client
 
 KEY = "sk-test-DoNotLog-8f3a9c2e71b4"
 HINT = '{"ids": ["T1"]}'

@@ -10,7 +10,7 @@ import pytest
 
 from bara_scrapy.testing.server import Site, SiteServer
 
-from .service_utils import ScrapydNode, copy_project, wait_for
+from ..service_utils import ScrapydNode, copy_project, wait_for
 
 PAGES = {
     "/": ["/a", "/b", "/c"],

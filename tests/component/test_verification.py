@@ -158,7 +158,7 @@ def all_media(item: PageItem) -> list[Media]:
     return item.images + item.videos + item.embeds + item.rejected_media
 
 
-SCHEMA_PATHS = [Path(__file__).parents[1] / "item.schema.json", Path("/work/shared/item.schema.json")]
+SCHEMA_PATHS = [Path(__file__).parents[2] / "item.schema.json", Path("/work/shared/item.schema.json")]
 
 
 def validate_item(item: PageItem) -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -25,8 +23,6 @@ from bara_scrapy.bench.perf.main import Context, command, row_figures
 from bara_scrapy.bench.perf.measure import descendants, parent_of, pss_kb, run_measured
 from bara_scrapy.bench.perf.report import markdown, table
 from bara_scrapy.bench.perf.site import bfs_paths, build_site, children, depth, page_kind, render, truth_images
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(("attempts", "wasted"), [
@@ -178,31 +174,3 @@ def test_run_measured_waits_for_orphans_and_counts_their_cpu(tmp_path: Path) -> 
     assert measured.cpu_s >= 0.4  # the orphan's busy loop, reaped by the harness as subreaper
     assert measured.peak_pss_kb > 0
     assert measured.samples[-1].lines == 2
-
-
-@pytest.mark.browser
-def test_perf_command_on_a_tiny_site(tmp_path: Path) -> None:
-    out = tmp_path / "perf"
-    proc = subprocess.run(
-        [sys.executable, "-m", "scrapy", "bara-bench", "--perf", "--perf-pages", "8", "--perf-concurrency", "1,2",
-         "--perf-variants", "floor,http,bara", "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    data = json.loads((out / "perf.json").read_text())
-    rows = data["rows"]
-    assert {(r["variant"], r["concurrency"]) for r in rows} == {(v, c) for v in ("floor", "http", "bara")
-                                                                 for c in (1, 2)}
-    for row in rows:
-        assert row["returncode"] == 0, row
-        assert row["pages"] == 8 and row["pages_found"] == 8, row
-        assert row["pages_per_min"] > 0 and row["cpu_s"] > 0 and row["peak_pss_mb"] > 0, row
-    by = {(r["variant"], r["concurrency"]): r for r in rows}
-    assert by[("bara", 1)]["image_recall"] == 1.0  # bara scrolls the feed and the tall page in
-    assert by[("floor", 1)]["image_recall"] < 1.0  # the floor does not scroll
-    assert by[("bara", 2)]["attempts_per_page"] >= 1.0 and by[("http", 2)]["attempts_per_page"] == 1.0
-    assert by[("bara", 1)]["peak_pss_mb"] > by[("http", 1)]["peak_pss_mb"]  # a browser is in the tree
-    assert data["machine"]["cores"] and data["machine"]["chromium"].startswith("Chromium")
-    assert set(data["targets"]["bara_over_floor"]) == {"1", "2"}
-    assert (out / "perf.md").read_text().startswith("# bara-bench --perf")
-    assert (out / "perf.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

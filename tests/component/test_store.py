@@ -12,7 +12,7 @@ from bara_scrapy.items import Media, PageItem
 from bara_scrapy.pipelines.store import MediaStorePipeline
 from bara_scrapy.testing.media import hls_manifest, image_bytes, mp4_bytes
 from bara_scrapy.testing.server import Site, SiteServer
-from tests.test_verification import crawl, ensure_deferred
+from tests.component.test_verification import crawl, ensure_deferred
 
 PNG = image_bytes("png", "stored", (40, 30))
 MP4 = mp4_bytes("stored")

@@ -13,8 +13,8 @@ import pytest
 
 from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
-from .crawl_utils import REPO_ROOT, run_crawl
-from .faults import leftover_chromium
+from ..crawl_utils import REPO_ROOT, run_crawl
+from ..faults import leftover_chromium
 
 SCHEMA = REPO_ROOT.parent / "shared" / "item.schema.json"
 

@@ -13,8 +13,8 @@ from bara_scrapy.reflection import MAX_SCROLL_STEPS, MAX_SETTLE_MS, TEXT_SELECTO
 from bara_scrapy.snapshot import Control, Markers
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
-from .aio import aio
-from .llm_support import make_client
+from ..aio import aio
+from ..llm_support import make_client
 
 _F = TypeVar("_F", bound=Callable[..., Awaitable[Any]])
 MORE = "main > button.load-more"

@@ -19,8 +19,8 @@ import pytest
 
 from bara_scrapy.testing.server import Site, SiteServer
 
-from .crawl_utils import GraphSite, Ref, make_graph_site, parse_stats, refs_of
-from .service_utils import REPO_ROOT, RedisServer, clean_env, kill_group, wait_for
+from ..crawl_utils import GraphSite, Ref, make_graph_site, parse_stats, refs_of
+from ..service_utils import REPO_ROOT, RedisServer, clean_env, kill_group, wait_for
 
 GRAPH_SEED = 36
 D, W, P = 3, 5, 40

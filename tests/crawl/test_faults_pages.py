@@ -21,7 +21,7 @@ import pytest
 
 from bara_scrapy.testing.media import image_bytes
 
-from .faults import Hostile, hostile_servers, page
+from ..faults import Hostile, hostile_servers, page
 
 PAGE_TIMEOUT = 20
 NAV_TIMEOUT = 6

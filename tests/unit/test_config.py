@@ -28,7 +28,7 @@ from bara_scrapy.spiders.bara import BaraSpider
 from bara_scrapy.urls import DEFAULT_DENY
 
 ADDON = {"ADDONS": {"bara_scrapy.addon.Addon": 0}}
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_the_defaults_are_what_the_addon_sets() -> None:

@@ -14,8 +14,8 @@ from bara_scrapy.instructions import Instructions
 from bara_scrapy.middlewares.browser import BrowserMiddleware
 from bara_scrapy.page import page_request
 
-from .test_components_page import state
 from .test_middlewares import make_crawler
+from .test_page_flow import state
 
 SITE = "https://site.test/"
 

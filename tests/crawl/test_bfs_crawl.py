@@ -19,7 +19,7 @@ from bara_scrapy.items import PageItem
 from bara_scrapy.testing.server import Site, SiteServer
 from bara_scrapy.urls import canonicalize
 
-from .crawl_utils import (
+from ..crawl_utils import (
     DENIED_HREFS,
     CrawlOutput,
     GraphSite,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bara_scrapy.frontier import Admission, Frontier
 
-from .crawl_utils import Ref, reference_bfs
+from ..crawl_utils import Ref, reference_bfs
 
 SITE = "http://t.test"
 

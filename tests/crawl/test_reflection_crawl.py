@@ -23,7 +23,7 @@ from bara_scrapy.testing.server import SiteServer
 from bara_scrapy.verify.sniff import kind_of, sniff
 
 pytestmark = pytest.mark.browser
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _command(seed: str, out: Path, args: dict[str, Any], settings: dict[str, Any]) -> list[str]:

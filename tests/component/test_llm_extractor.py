@@ -18,8 +18,8 @@ from bara_scrapy.llm.extractor import LlmExtraction, LlmExtractor, build_extract
 from bara_scrapy.snapshot import PageSnapshot, RawCandidate
 from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
 
-from .aio import aio
-from .llm_support import make_client
+from ..aio import aio
+from ..llm_support import make_client
 
 KEY = "sk-test-DoNotLog-51e0c9aa7d"
 BASE = "https://river.test"

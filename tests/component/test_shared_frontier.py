@@ -15,7 +15,7 @@ import pytest
 from bara_scrapy.frontier import Admission, Frontier
 from bara_scrapy.shared.redis_frontier import FrontierLost, RedisFrontier
 
-from .service_utils import RedisServer, wait_for
+from ..service_utils import RedisServer, wait_for
 
 
 @pytest.fixture
