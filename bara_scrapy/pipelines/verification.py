@@ -43,6 +43,7 @@ from ..verify.ssrf import Resolver, default_resolve
 logger = logging.getLogger(__name__)
 
 MAX_REDIRECTS = 5
+VERIFY_KEY = "bara_verify"  # meta of a verification request: bytes received so far
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # the candidate could not be checked at all: the page is incomplete (`after_verification`), not the media bad
 UNCHECKED_REASONS = frozenset({"timeout", "download_error", "dns_error"})
@@ -166,9 +167,9 @@ class MediaVerificationPipeline:
 
     def _bytes_received(self, data: bytes, request: Request) -> None:
         """Enough bytes to sniff: stop, whether or not the server honoured Range."""
-        if request.meta.get("bara_verify"):
-            received = request.meta.get("bara_verify_received", 0) + len(data)
-            request.meta["bara_verify_received"] = received
+        received = request.meta.get(VERIFY_KEY)
+        if received is not None:  # a verification request: meta holds the bytes received so far
+            received = request.meta[VERIFY_KEY] = received + len(data)
             if received >= SNIFF_BYTES:
                 raise StopDownload(fail=False)
 
@@ -245,7 +246,7 @@ class MediaVerificationPipeline:
 
     def _request(self, url: str, kind: str, referer: str) -> Request:
         meta = {
-            "bara_verify": True,
+            VERIFY_KEY: 0,
             "dont_redirect": True,
             "handle_httpstatus_all": True,
             "allow_offsite": True,
