@@ -17,13 +17,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
+from bara_scrapy.bench.reference import Rendered, Visit, sequential_bfs
 from bara_scrapy.testing.server import RequestInfo, Route, Site
 from bara_scrapy.urls import DenyPolicy, canonicalize, in_scope
 
@@ -164,22 +164,15 @@ def reference_bfs(
     policy = denied if denied is not None else DenyPolicy()
     redirects = redirects or {}
     root = canonicalize(seed)
-    admitted = [Ref(root, 0, None, 0)]
-    seen = {root}
-    queue = deque(admitted)
-    while queue:
-        page = queue.popleft()
-        # render: follow redirects; every URL of the chain becomes seen
-        final, chain, ok = page.url, [page.url], True
+
+    def render(page: Visit) -> Rendered:
+        # follow redirects: every URL of the chain becomes seen; a chain leaving the scope fails the page
+        final, chain = page.url, [page.url]
         while final in redirects and len(chain) <= 20:
             final = canonicalize(urljoin(final, redirects[final]))
             chain.append(final)
             if not in_scope(final, root, scope):
-                ok = False
-                break
-        if not ok:
-            continue
-        seen.update(chain)
+                return Rendered()
         # select: canonical, in scope, not denied, robots-allowed, distinct, first W
         kept: list[str] = []
         for href in graph.get(final, ()):
@@ -193,17 +186,10 @@ def reference_bfs(
             if len(kept) == W:
                 break
             kept.append(url)
-        # admit
-        for url in kept:
-            if page.depth + 1 > D or len(admitted) >= P:
-                break
-            if url in seen:
-                continue
-            child = Ref(url, page.depth + 1, page.url, len(admitted))
-            admitted.append(child)
-            seen.add(url)
-            queue.append(child)
-    return admitted
+        return Rendered(chain, [(url, ()) for url in kept])
+
+    run = sequential_bfs(root, render, D, P)
+    return [Ref(v.url, v.depth, v.parent, v.bfs_index) for v in run.visits]
 
 
 def refs_of(items: Sequence[Mapping[str, Any]]) -> list[Ref]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from ..urls import DenyPolicy, canonicalize, in_scope, is_http_url
+from .reference import Rendered, Visit, sequential_bfs
 from .sites import (
     MECHANISMS,
     PLACEHOLDER_HOSTS,
@@ -136,41 +137,30 @@ def _allowed(spec: SiteSpec, link: Link, base: str, seed: str, hosts: Hosts, pol
 
 
 def compute_truth(spec: SiteSpec, hosts: Hosts, budget: Budget | None = None) -> SiteTruth:
-    """The sequential BFS reference and the per-page expectations.
+    """The sequential BFS reference (`reference.sequential_bfs`) and the per-page expectations.
 
     `budget` is the bench default; a site's own `spec.budget` wins.
     """
     bud = effective_budget(spec, budget)
     seed = canonicalize(hosts.site + "/")
-    queue: list[tuple[str, int, str | None, tuple[str, ...]]] = [(seed, 0, None, ())]
-    seen = {seed}
     pages: list[PageTruth] = []
-    dropped = depth_cut = 0
-    while len(pages) < len(queue):
-        url, depth, parent, via = queue[len(pages)]
-        target = spec.redirect_target(site_path(url))
-        final = canonicalize(urljoin(url, target)) if target else url
-        seen.add(final)
+
+    def render(visit: Visit) -> Rendered:
+        target = spec.redirect_target(site_path(visit.url))
+        final = canonicalize(urljoin(visit.url, target)) if target else visit.url
         page = spec.page_at(site_path(final))
         if page is None:
-            pages.append(PageTruth(url, final, depth, len(pages), parent, "failed", _unique(via)))
-            continue
+            pages.append(PageTruth(visit.url, final, visit.depth, visit.bfs_index, visit.parent, "failed",
+                                   _unique(visit.via)))
+            return Rendered((final,))
         children, width_dropped = select_children(spec, page, final, seed, hosts, bud.max_width)
-        if depth + 1 > bud.max_depth:
-            depth_cut += any(c not in seen for c, _ in children)
-        else:
-            for child, tags in children:
-                if child in seen:
-                    continue
-                if len(queue) >= bud.max_pages:
-                    dropped += 1
-                    continue
-                seen.add(child)
-                queue.append((child, depth + 1, url, tags))
-        quirks = via + (("redirect",) if target else ())
-        pages.append(_page_truth(page, hosts, url, final, depth, len(pages), parent, quirks, children,
-                                 width_dropped))
-    return SiteTruth(spec.site_id, seed, bud, tuple(pages), dropped, depth_cut)
+        quirks = visit.via + (("redirect",) if target else ())
+        pages.append(_page_truth(page, hosts, visit.url, final, visit.depth, visit.bfs_index, visit.parent, quirks,
+                                 children, width_dropped))
+        return Rendered((final,), children)
+
+    run = sequential_bfs(seed, render, bud.max_depth, bud.max_pages)
+    return SiteTruth(spec.site_id, seed, bud, tuple(pages), run.dropped_by_budget, run.depth_cut)
 
 
 def _page_truth(
