@@ -2,7 +2,7 @@
 
 `reference_bfs` is written from DESIGN.md's prose ("BFS semantics") as a plain
 FIFO queue; it deliberately shares no code with `bara_scrapy.frontier` or
-`bara_scrapy.urls.select_links`, only the URL rules (canonical form, scope,
+`bara_scrapy.links.select_links`, only the URL rules (canonical form, scope,
 deny list).
 """
 

@@ -11,8 +11,8 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import Response
 
 from ..config import BaraConfig
+from ..links import eligible_links, keep_width
 from ..page import page_state
-from ..urls import eligible_links, keep_width
 
 
 class LinkWidthMiddleware:

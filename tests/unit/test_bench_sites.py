@@ -21,7 +21,7 @@ from bara_scrapy.bench.sites import (
     generate_sites,
 )
 from bara_scrapy.bench.truth import SiteTruth, compute_truth
-from bara_scrapy.urls import trap_reason
+from bara_scrapy.links import trap_reason
 
 
 @cache

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bara_scrapy.urls import DenyPolicy, canonicalize, in_scope, is_http_url, select_links
+from bara_scrapy.links import select_links
+from bara_scrapy.urls import DenyPolicy, canonicalize, in_scope, is_http_url
 
 # --------------------------------------------------------------------------- canonicalize
 
