@@ -64,8 +64,9 @@ def test_renderer_crash_and_browser_killed_mid_crawl(tmp_path: Path, hostile: Ho
 @pytest.mark.browser
 @pytest.mark.parametrize(("signals", "bound"), [(1, 30.0), (2, 20.0)], ids=["ctrl-c-once", "ctrl-c-twice"])
 def test_ctrl_c(tmp_path: Path, hostile: Hostile, signals: int, bound: float) -> None:
-    """Bound: from the (first) SIGINT to the end of the process. Once: the held page runs into its
-    deadline (8 s) and the feed is written; twice: Scrapy stops at once, the feed stays valid."""
+    """Bound: from the (first) SIGINT to the end of the process. Once: the page in flight finishes (its
+    held image bounded by the page deadline, 8 s), its items' media checks end (the held image: verify
+    timeout 8 s, one Scrapy retry) and the feed is written; twice: Scrapy stops at once, the feed stays valid."""
     h = hostile
     release = threading.Event()
     sent: list[float] = []
@@ -75,7 +76,8 @@ def test_ctrl_c(tmp_path: Path, hostile: Hostile, signals: int, bound: float) ->
     h.add("/slow", page("A page that holds the crawl open.", extra='<img src="/sigint"><img src="/slow.png">'))
     h.add("/slow.png", b"", delay_event=release, link=False)
     try:
-        items = h.crawl(tmp_path, settings={"BARA_PAGE_TIMEOUT": 8}, name=f"ctrl-c x{signals}")
+        items = h.crawl(tmp_path, settings={"BARA_PAGE_TIMEOUT": 8, "BARA_VERIFY_TIMEOUT": 8},
+                        name=f"ctrl-c x{signals}")
     finally:
         release.set()
     after_signal = time.monotonic() - sent[0]
