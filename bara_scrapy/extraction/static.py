@@ -103,6 +103,23 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
     base_href = doc.xpath("string(//base/@href)")
     b = _Builder(urljoin(final_url, base_href) if base_href else final_url)
     markers = Markers()
+    _images(doc, b, markers)
+    _videos(doc, b, markers)
+    _other_media(doc, b)
+    links = [u for u in (b.abs(a.get("href")) for a in doc.xpath("//a[@href] | //area[@href]")) if u]
+    for bad in doc.xpath("//script | //style | //noscript | //template"):
+        bad.drop_tree()
+    body = doc.find("body")
+    snap.title = (doc.findtext(".//title") or "").strip()
+    snap.body_text = approx_inner_text(body) if body is not None else ""
+    snap.links = links
+    snap.candidates = b.candidates
+    snap.markers = markers
+    return snap
+
+
+def _images(doc: Any, b: _Builder, markers: Markers) -> None:
+    """`<img>` sources (lazy data-*, src, srcset, `<picture>`), and lazy placeholders with no URL yet."""
     for img in doc.iter("img"):
         b.group += 1
         extra = {"alt": img.get("alt"), "group": f"g{b.group}"}
@@ -124,6 +141,10 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
                     b.add(u, "image", "picture>source@srcset", **extra)
         if is_unknown_placeholder(img.attrib, lazy):
             markers.lazy_placeholders += 1
+
+
+def _videos(doc: Any, b: _Builder, markers: Markers) -> None:
+    """`<video>` sources and posters; blob: players and videos with no source at all are marked."""
     for video in doc.iter("video"):
         b.group += 1
         found = False
@@ -141,6 +162,10 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
         b.add(video.get("poster"), "image", "video@poster")
         if not found:
             markers.empty_videos += 1
+
+
+def _other_media(doc: Any, b: _Builder) -> None:
+    """Embeds, og:/twitter: meta, JSON-LD, `<noscript>` images and CSS backgrounds."""
     for el in doc.xpath("//iframe[@src] | //embed[@src] | //object[@data]"):
         b.add(el.get("src") or el.get("data"), "embed", f"{el.tag}@src", context=el.get("title"))
     for meta in doc.xpath("//meta[@property or @name]"):
@@ -164,16 +189,6 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
     for style in doc.iter("style"):
         for m in _CSS_URL.finditer(style.text or ""):
             b.add(m.group(1), "image", "css@background-image")
-    links = [u for u in (b.abs(a.get("href")) for a in doc.xpath("//a[@href] | //area[@href]")) if u]
-    for bad in doc.xpath("//script | //style | //noscript | //template"):
-        bad.drop_tree()
-    body = doc.find("body")
-    snap.title = (doc.findtext(".//title") or "").strip()
-    snap.body_text = approx_inner_text(body) if body is not None else ""
-    snap.links = links
-    snap.candidates = b.candidates
-    snap.markers = markers
-    return snap
 
 
 def is_unknown_placeholder(attrs: Mapping[str, str], lazy_url: str | None) -> bool:

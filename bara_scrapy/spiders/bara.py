@@ -16,9 +16,10 @@ from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
 from ..extraction.hints import unseen_video_urls
 from ..frontier import Admission
+from ..instructions import Instructions
 from ..items import PageItem
 from ..llm.shared import extractor_for
-from ..page import ERROR_STATUSES, Tried, first_request, page_state
+from ..page import ERROR_STATUSES, DownloadFailure, Tried, first_request, page_state
 from ..reflection import AttemptOutcome
 from ..snapshot import PageSnapshot
 from ..urls import canonicalize
@@ -121,24 +122,7 @@ class BaraSpider(Spider):
         item.markdown = extraction.markdown if usable else None
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
         item.extractor = extraction.extractor
-        outcome = AttemptOutcome(
-            instructions=ins,
-            error_type=failure.type if failure else None,
-            error_message=failure.message if failure else "",
-            http_status=item.http_status,
-            content_type=snapshot.content_type,
-            offsite_navigation=snapshot.offsite_navigation or (failure.offsite if failure else None),
-            navigation_block=snapshot.navigation_block,
-            text_chars=len(item.text),
-            images=len(item.images),
-            videos=len(item.videos),
-            markers=snapshot.markers,
-            unresolved_media=len(extraction.unresolved),
-            links=len(snapshot.links) if usable else 0,
-            video_hints=_video_hints(snapshot) if usable else 0,
-            scroll_truncated=snapshot.scroll_truncated,
-            scroll_steps=snapshot.scroll_steps,
-        )
+        outcome = attempt_outcome(ins, failure, item, snapshot, extraction, usable)
         seconds = round(time.time() - (state.started or time.time()), 3)
         state.history.append(Tried(outcome, seconds))  # ReflectionMiddleware reads it
         yield item
@@ -149,6 +133,35 @@ class BaraSpider(Spider):
                 yield Request(link, meta={"bara_link": True}, dont_filter=True)
             except ValueError:
                 continue
+
+
+def attempt_outcome(
+    ins: Instructions,
+    failure: DownloadFailure | None,
+    item: PageItem,
+    snapshot: PageSnapshot,
+    extraction: Extraction,
+    usable: bool,
+) -> AttemptOutcome:
+    """What reflection needs to know of one attempt: how it ended, what it found, what still looks hidden."""
+    return AttemptOutcome(
+        instructions=ins,
+        error_type=failure.type if failure else None,
+        error_message=failure.message if failure else "",
+        http_status=item.http_status,
+        content_type=snapshot.content_type,
+        offsite_navigation=snapshot.offsite_navigation or (failure.offsite if failure else None),
+        navigation_block=snapshot.navigation_block,
+        text_chars=len(item.text),
+        images=len(item.images),
+        videos=len(item.videos),
+        markers=snapshot.markers,
+        unresolved_media=len(extraction.unresolved),
+        links=len(snapshot.links) if usable else 0,
+        video_hints=_video_hints(snapshot) if usable else 0,
+        scroll_truncated=snapshot.scroll_truncated,
+        scroll_steps=snapshot.scroll_steps,
+    )
 
 
 def _video_hints(snapshot: PageSnapshot) -> int:
