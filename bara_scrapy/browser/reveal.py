@@ -15,6 +15,8 @@ from .session import PageSession
 from .waits import PageProgress, page_progress, settle
 
 MAX_CLICKS = 30
+# a click waits for its target to be actionable; a busy CPU makes that slow (2 s was not enough under load)
+CLICK_TIMEOUT_S = 5.0
 MAX_OVERLAY_PASSES = 3
 
 SCROLL_RESERVE_S = 3.0  # deadline kept for scrolling when the waits before it run long (a busy CPU)
@@ -60,7 +62,7 @@ async def click(page: Page, session: PageSession, handle: str) -> bool:
         loc = page.locator(handle).first
         if await loc.count() == 0:
             return False
-        await loc.click(timeout=min(2000, max(session.remaining() - 0.5, 0.1) * 1000), no_wait_after=True)
+        await loc.click(timeout=min(CLICK_TIMEOUT_S, max(session.remaining() - 0.5, 0.1)) * 1000, no_wait_after=True)
         return True
     except PlaywrightError as exc:
         session.errors.append(f"click failed: {type(exc).__name__}")

@@ -132,7 +132,8 @@ def _error_kind(outcome: AttemptOutcome) -> str | None:
 
 
 def _hidden_controls(outcome: AttemptOutcome) -> int:
-    """Controls still hiding content: any visible load-more; tabs/accordions only if nothing was clicked.
+    """Controls still hiding content: any visible load-more or overlay close button (an overlay that
+    stayed, e.g. a click that timed out on a busy CPU); tabs/accordions only if nothing was clicked.
 
     Once an attempt has clicked the controls a rewrite named, the tabs still
     unselected are the ones whose panels an earlier attempt already saw (the
@@ -140,7 +141,9 @@ def _hidden_controls(outcome: AttemptOutcome) -> int:
     """
     clicked = outcome.instructions.click_handles
     return sum(
-        1 for c in outcome.markers.controls if c.role == "load_more" or (c.role in ("tab", "accordion") and not clicked)
+        1
+        for c in outcome.markers.controls
+        if c.role in ("load_more", "overlay_close") or (c.role in ("tab", "accordion") and not clicked)
     )
 
 

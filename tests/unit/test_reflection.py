@@ -95,7 +95,9 @@ DIAGNOSE_CASES = [
         out(text_chars=9, instructions=Instructions(click_handles=["#tab-2"]), markers=Markers(controls=[TAB])),
         [],
     ),
-    ("overlay alone", out(text_chars=9, markers=Markers(overlays=1, controls=[CLOSE])), []),
+    # an overlay that stayed with its close button (a click that failed) may gate content: retry, clicking it
+    ("overlay still closable", out(text_chars=9, markers=Markers(overlays=1, controls=[CLOSE])), ["missing_media"]),
+    ("overlay with no close button", out(text_chars=9, markers=Markers(overlays=1)), []),
     ("timeout, nothing", out(error_type="TimeoutError", markers=Markers(lazy_placeholders=3)), ["timeout"]),
     (
         "timeout with partial output",
