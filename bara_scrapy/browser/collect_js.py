@@ -189,8 +189,14 @@ COLLECT_JS = r"""
     const label = (b.textContent || b.value || b.getAttribute("aria-label") || "").replace(/\s+/g, " ").trim().slice(0, 80);
     if (LOAD_MORE.test(label)) addControl(b, "load_more");
   }
-  for (const t of document.querySelectorAll("[role=tab][aria-selected=false], [role=tab]:not([aria-selected])")) if (visible(t)) addControl(t, "tab");
-  for (const d of document.querySelectorAll("details:not([open]) > summary, [aria-expanded=false][aria-controls]")) if (visible(d)) addControl(d, "accordion");
+  // a tab or accordion hides content only while its panel is empty: a panel already in the DOM is read without a click
+  const hasContent = (el) => !!el && ((el.textContent || "").trim().length > 20 || !!el.querySelector("img, video, iframe, picture"));
+  const panelOf = (c) => { const id = (c.getAttribute("aria-controls") || "").split(/\s+/)[0]; return id ? document.getElementById(id) : null; };
+  const detailsBody = (s) => { const d = s.parentElement; const rest = document.createElement("div");
+    for (const n of d.childNodes) if (n !== s) rest.appendChild(n.cloneNode(true)); return rest; };
+  for (const t of document.querySelectorAll("[role=tab][aria-selected=false], [role=tab]:not([aria-selected])")) if (visible(t) && !hasContent(panelOf(t))) addControl(t, "tab");
+  for (const d of document.querySelectorAll("details:not([open]) > summary")) if (visible(d) && !hasContent(detailsBody(d))) addControl(d, "accordion");
+  for (const d of document.querySelectorAll("[aria-expanded=false][aria-controls]")) if (visible(d) && !hasContent(panelOf(d))) addControl(d, "accordion");
   // infinite-scroll sentinel still waiting near the end of the page
   for (const el of document.querySelectorAll("[id*=sentinel i], [class*=sentinel i], [data-sentinel], [class*=infinite-scroll i], [aria-busy=true]")) { markers.feed_sentinel = true; break; }
 
