@@ -44,6 +44,15 @@ RETRY_PRIORITY = 1  # a retry goes ahead of pages of its own depth
 
 
 @dataclass(frozen=True)
+class RenderOptions:
+    """What the browser step needs from the crawl's settings (set by BrowserMiddleware at download time)."""
+
+    page_timeout: float
+    allow_private: bool
+    block_offsite: bool
+
+
+@dataclass(frozen=True)
 class DownloadFailure:
     """Why a page's download raised (after Scrapy's own retries)."""
 
@@ -77,7 +86,7 @@ class PageState:
     instructions: Instructions
     history: list[Tried] = field(default_factory=list)
     started: float | None = None
-    render: dict[str, Any] | None = None
+    render: RenderOptions | None = None
     failure: DownloadFailure | None = None
     snapshot: PageSnapshot | None = None
 

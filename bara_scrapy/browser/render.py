@@ -42,14 +42,14 @@ _SESSIONS: weakref.WeakKeyDictionary[Page, PageSession] = weakref.WeakKeyDiction
 def page_session(request: Request) -> PageSession:
     """The page's session from the request's page state (`bara_scrapy.page.PageState`)."""
     state = request.meta["bara"]
-    options = state.render or {}
+    options = state.render  # always set by BrowserMiddleware for a rendered request
     return PageSession(
         seed=state.seed,
         scope=state.scope,
         page_url=request.url,
-        allow_private=bool(options.get("allow_private", False)),
-        deadline=time.monotonic() + float(options.get("page_timeout", 30.0)),
-        block_offsite=bool(options.get("block_offsite", False)),
+        allow_private=options.allow_private,
+        deadline=time.monotonic() + options.page_timeout,
+        block_offsite=options.block_offsite,
     )
 
 

@@ -17,7 +17,7 @@ from scrapy_playwright.page import PageMethod
 from ..browser.render import explore, init_page
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
-from ..page import page_state
+from ..page import RenderOptions, page_state
 from ..snapshot import HTML_TYPES, PageSnapshot
 
 PLAYWRIGHT_KEYS = (
@@ -44,11 +44,11 @@ class BrowserMiddleware:
         request.meta["depth"] = state.admission.depth  # a retry passed DepthMiddleware as depth 0
         if not self.config.browser_enabled:
             return
-        state.render = {
-            "page_timeout": self.config.page_timeout,
-            "allow_private": self.config.allow_private_networks,
-            "block_offsite": self.config.block_offsite_subresources,
-        }
+        state.render = RenderOptions(
+            page_timeout=self.config.page_timeout,
+            allow_private=self.config.allow_private_networks,
+            block_offsite=self.config.block_offsite_subresources,
+        )
         request.meta.update(
             playwright=True,
             playwright_context="bara",

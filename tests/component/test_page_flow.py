@@ -224,7 +224,7 @@ def test_browser_sets_playwright_meta_and_render_options_at_download_time() -> N
     assert request.meta["depth"] == 1 and new.started is not None
     method = request.meta["playwright_page_methods"][0]
     assert isinstance(method, PageMethod) and method.args == (Instructions(scroll_steps=7).model_dump(),)
-    assert new.render is not None and new.render["page_timeout"] == 12.0
+    assert new.render is not None and new.render.page_timeout == 12.0
     started_at = new.started
     mw.process_request(request)  # Scrapy's own retry of the same attempt keeps the start time
     assert new.started == started_at
