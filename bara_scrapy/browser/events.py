@@ -70,7 +70,7 @@ class PageEvents:
 
     def on_request(self, req: PWRequest) -> None:
         session = self.session
-        session.inflight += 1
+        session.pending.add(req)
         session.requests_total += 1
         session.network_at = time.monotonic()
         # A redirect off scope is not routed: notice it here so the off-scope
@@ -80,9 +80,10 @@ class PageEvents:
         if not in_scope(req.url, session.seed, session.scope):
             session.offsite_navigation = session.offsite_navigation or req.url
 
-    def on_done(self, _: PWRequest) -> None:
-        self.session.inflight = max(0, self.session.inflight - 1)
-        self.session.network_at = time.monotonic()
+    def on_done(self, req: PWRequest) -> None:
+        if req in self.session.pending:  # not a request of the tab's previous page
+            self.session.pending.discard(req)
+            self.session.network_at = time.monotonic()
 
     def on_dom_ready(self, _: Page) -> None:
         self.session.dom_ready = True
@@ -101,9 +102,10 @@ class PageEvents:
             self.session.network.append(entry)
 
     async def keep_source(self, response: PWResponse) -> None:
+        session = self.session  # the tab may serve the next page by the time the body is here
         try:
             body = await response.body()
         except PlaywrightError:
             return
         if len(body) <= MAX_SOURCE_BYTES:
-            self.session.source_html = body.decode("utf-8", errors="replace")
+            session.source_html = body.decode("utf-8", errors="replace")

@@ -1,24 +1,85 @@
-"""scrapy-playwright's download handler, with bara's page step in charge of its own waits.
+"""scrapy-playwright's download handler with bara's page step: reused tabs, and its own waits.
 
-After each `PageMethod`, scrapy-playwright waits for the `load` event for up to
-the navigation timeout (30 s by default) and fails the page when it never
-comes. bara's `explore` already waits for `load` within the page's hard
+Tabs: a bara page request borrows a tab from the context's `PagePool` (see
+`pool.py`) and hands it to scrapy-playwright as `playwright_page`, which then
+neither creates nor closes it; the tab goes back to the pool after the
+download (closed instead when the download raised). `BARA_PAGE_REUSE` = 0
+turns this off: a new page per request, scrapy-playwright's own behaviour.
+
+Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
+for up to the navigation timeout (30 s by default) and fails the page when it
+never comes. bara's `explore` already waits for `load` within the page's hard
 deadline and then works with what is there (long-polling pages, endless
 resources), so for bara page requests the methods run without that extra wait.
-Relies on `_apply_page_methods` of scrapy-playwright 0.0.48 (pinned).
+
+Relies on `_create_page`, `_download_request`, `_apply_page_methods`,
+`_close` and `config` of scrapy-playwright 0.0.48 (pinned).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from playwright.async_api import Page
 from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.http import Response
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
+from ..config import BaraConfig
+from .pool import PagePool
+
+DOWNLOAD_GRACE_S = 15.0
+
 
 class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        config = BaraConfig.from_crawler(crawler)
+        self.page_reuse = config.page_reuse
+        # a pooled download never outlives this: navigation, the page step's deadline, the final DOM read
+        self.download_bound = config.navigation_timeout + config.page_timeout + DOWNLOAD_GRACE_S
+        self.create_bound = config.navigation_timeout
+        self.pools: dict[str, PagePool] = {}
+
+    async def _download_request(self, request: Request, spider: Any = None) -> Response:
+        if not request.meta.get("bara") or not self.page_reuse or request.meta.get("playwright_page"):
+            return await super()._download_request(request, spider)
+        pool = self._page_pool(request.meta.get("playwright_context", "default"))
+        # a new tab on a browser that just died may never answer: bounded like a navigation
+        page = await pool.acquire(lambda: asyncio.wait_for(self._create_page(request, spider or self._crawler.spider),
+                                                           timeout=self.create_bound))
+        request.meta["playwright_page"] = page
+        request.meta["playwright_include_page"] = True
+        ok = False
+        try:
+            response: Response = await asyncio.wait_for(super()._download_request(request, spider),
+                                                        timeout=self.download_bound)
+            ok = True
+            return response
+        finally:
+            used = request.meta.pop("playwright_page", page)
+            request.meta.pop("playwright_include_page", None)
+            if used is not page:  # scrapy-playwright replaced a closed tab: that one is not the pool's
+                await pool.release(page, reusable=False)
+                await pool.release(used, reusable=False)
+            else:
+                await pool.release(page, reusable=ok)
+            self.stats.set_value("bara/pages_reused", sum(p.stats.reused for p in self.pools.values()))
+
+    def _page_pool(self, context: str) -> PagePool:
+        pool = self.pools.get(context)
+        if pool is None:
+            pool = self.pools[context] = PagePool(limit=self.config.max_pages_per_context, max_uses=self.page_reuse)
+        return pool
+
+    async def _close(self) -> None:
+        for pool in self.pools.values():
+            await pool.close()
+        await super()._close()
+
     async def _apply_page_methods(self, page: Page, request: Request, spider: Any) -> None:
         if not request.meta.get("bara"):
             await super()._apply_page_methods(page, request, spider)

@@ -37,6 +37,7 @@ class PageTimeoutError(Exception):
 
 
 _SESSIONS: weakref.WeakKeyDictionary[Page, PageSession] = weakref.WeakKeyDictionary()
+_EVENTS: weakref.WeakKeyDictionary[Page, PageEvents] = weakref.WeakKeyDictionary()
 
 
 def page_session(request: Request) -> PageSession:
@@ -54,13 +55,26 @@ def page_session(request: Request) -> PageSession:
 
 
 async def init_page(page: Page, request: Request) -> None:
-    """scrapy-playwright page init callback: runs before navigation."""
+    """scrapy-playwright page init callback: runs before each navigation, on a new or a reused tab.
+
+    A new tab gets the init script and the listeners once; every request gets a new
+    session, and the guard is routed again so that it stays the newest route: Playwright
+    tries the newest first, and scrapy-playwright routes `**` again on every request of
+    a reused tab (its handler continues a request without passing it on).
+    """
     session = page_session(request)
     _SESSIONS[page] = session
-    await page.add_init_script(TIMERS_JS)
+    page.__dict__.pop("content", None)  # the previous attempt's frozen `content` (see _freeze_content)
+    events = _EVENTS.get(page)
+    if events is None:
+        await page.add_init_script(TIMERS_JS)
+        events = _EVENTS[page] = PageEvents(session)
+        events.attach(page)
+    else:
+        events.session = session
+        await page.unroute("**/*")
     policy = GuardPolicy(session.seed, session.scope, session.allow_private, session.block_offsite)
     await page.route("**/*", make_route_handler(session, policy))
-    PageEvents(session).attach(page)
 
 
 async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:

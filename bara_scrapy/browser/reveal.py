@@ -12,7 +12,7 @@ from ..instructions import Instructions
 from ..snapshot import RawCandidate
 from .collect_js import COLLECT_JS
 from .session import PageSession
-from .waits import PageProgress, page_progress, settle
+from .waits import PageProgress, page_progress, progress_of, settle, unchanged_since
 
 MAX_CLICKS = 30
 # a click waits for its target to be actionable; a busy CPU makes that slow (2 s was not enough under load)
@@ -23,11 +23,11 @@ SCROLL_RESERVE_S = 3.0  # deadline kept for scrolling when the waits before it r
 MIN_STEP_S = 0.3  # a scroll step is started only with at least this (or 1.5 x the last step) left
 
 # one viewport step (90%), then two animation frames so that IntersectionObservers
-# (lazy images, feed sentinels) have run before the page is read
+# (lazy images, feed sentinels) have run; returns the page's reading then and the step's duration (ms)
 _SCROLL_STEP_JS = (
-    "async () => { window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
+    "async () => { const t0 = performance.now(); window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
     " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
-    " const d = document.scrollingElement || document.documentElement; return d.scrollHeight; }"
+    " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
 )
 
 
@@ -100,11 +100,13 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
     while steps < ins.scroll_steps:
         if session.remaining() < max(MIN_STEP_S, 1.5 * step_s):
             return steps, True
-        started = time.monotonic()
-        height = int(await page.evaluate(_SCROLL_STEP_JS))
+        started, requests_before = time.monotonic(), session.requests_total
+        after, elapsed_ms = await page.evaluate(_SCROLL_STEP_JS)
         steps += 1
-        state = await settle(page, session, ins.scroll_pause_ms, timers=True)
-        grew = state.height != height
+        stepped = state = progress_of(after)
+        if after is None or not unchanged_since(session, stepped, float(elapsed_ms), requests_before):
+            state = await settle(page, session, ins.scroll_pause_ms, timers=True)
+        grew = state.height != stepped.height
         # collect again only when the page grew or fetched something (lazy media, feeds)
         if state.height != last_height or session.requests_total != requests_seen:
             requests_seen, last_height = session.requests_total, state.height

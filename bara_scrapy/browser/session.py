@@ -20,7 +20,7 @@ class PageSession:
     deadline: float
     block_offsite: bool = False
     network: list[NetworkEntry] = field(default_factory=list)
-    inflight: int = 0
+    pending: set[Any] = field(default_factory=set)  # this page's requests started and not finished
     requests_total: int = 0
     network_at: float = 0.0  # monotonic time a request last started or ended
     offsite_navigation: str | None = None  # the document left the scope (redirect, meta refresh, script)
@@ -32,6 +32,10 @@ class PageSession:
     source_task: Any = None
     blocked: int = 0
     errors: list[str] = field(default_factory=list)
+
+    @property
+    def inflight(self) -> int:
+        return len(self.pending)
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()

@@ -2,7 +2,8 @@
 
 Pending short one-shot timers (content due in a moment: `setTimeout(render, 1500)`),
 the time since the DOM last changed (a MutationObserver), images still loading
-near the viewport, and the scroll position. Kept as Python source (not a data
+near the viewport, the scroll position, and the page's own `fetch`/XHR calls not
+answered yet (seen here at once, before the browser's request event reaches Python). Kept as Python source (not a data
 file) so the package works from a Scrapyd egg.
 """
 
@@ -25,6 +26,28 @@ TIMERS_JS = r"""
     return handle;
   };
   window.clearTimeout = function (handle) { pending.delete(handle); return clearT.call(this, handle); };
+  // fetch / XHR calls still waiting for their answer
+  let calls = 0;
+  const ended = () => { calls = Math.max(0, calls - 1); };
+  const fetchT = window.fetch;
+  if (typeof fetchT === "function") {
+    window.fetch = function (...args) {
+      calls++;
+      let p;
+      try { p = fetchT.apply(this, args); } catch (e) { ended(); throw e; }
+      p.then(ended, ended);
+      return p;
+    };
+  }
+  const XHR = window.XMLHttpRequest && window.XMLHttpRequest.prototype;
+  if (XHR && XHR.send) {
+    const sendT = XHR.send;
+    XHR.send = function (...args) {
+      calls++;
+      this.addEventListener("loadend", ended, { once: true });
+      try { return sendT.apply(this, args); } catch (e) { ended(); throw e; }
+    };
+  }
   // content inserted or changed, or an image source swapped (lazy loaders); not styles or classes
   let lastMutation = performance.now();
   new MutationObserver(() => { lastMutation = performance.now(); }).observe(document, {
@@ -45,7 +68,7 @@ TIMERS_JS = r"""
   window.__baraState = () => {
     const d = document.scrollingElement || document.documentElement;
     return [pending.size, performance.now() - lastMutation, loadingImages(),
-            d ? d.scrollHeight : 0, window.scrollY + window.innerHeight, window.innerHeight];
+            d ? d.scrollHeight : 0, window.scrollY + window.innerHeight, window.innerHeight, calls];
   };
 })();
 """

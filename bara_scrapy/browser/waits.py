@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
@@ -33,20 +34,45 @@ class PageProgress:
     height: int = 0
     bottom: float = 0.0
     viewport: int = 0
+    calls: int = 0  # the page's fetch/XHR calls not answered yet
 
     @property
     def at_bottom(self) -> bool:
         return self.bottom >= self.height - 2
 
 
-async def page_progress(page: Page) -> PageProgress:
-    try:
-        raw = await page.evaluate(_STATE_JS)
-    except PlaywrightError:
-        return PageProgress()
+def progress_of(raw: Any) -> PageProgress:
+    """A reading of `window.__baraState()` (an empty one when the init script did not run).
+
+    >>> progress_of([1, 20.5, 0, 3000, 720, 720, 2]).calls, progress_of(None)
+    (2, PageProgress(timers=0, dom_quiet_ms=1000000000.0, loading_images=0, height=0, bottom=0.0, viewport=0, calls=0))
+    """
     if not raw:
         return PageProgress()
-    return PageProgress(int(raw[0]), float(raw[1]), int(raw[2]), int(raw[3]), float(raw[4]), int(raw[5]))
+    calls = int(raw[6]) if len(raw) > 6 else 0
+    return PageProgress(int(raw[0]), float(raw[1]), int(raw[2]), int(raw[3]), float(raw[4]), int(raw[5]), calls)
+
+
+async def page_progress(page: Page) -> PageProgress:
+    try:
+        return progress_of(await page.evaluate(_STATE_JS))
+    except PlaywrightError:
+        return PageProgress()
+
+
+def unchanged_since(session: PageSession, state: PageProgress, elapsed_ms: float, requests_before: int) -> bool:
+    """Nothing happened in the last `elapsed_ms` (a scroll step): no request started or in flight, no DOM
+    change, no image loading, no fetch/XHR or short timer pending. Then there is nothing to wait for.
+
+    >>> s = PageSession(seed="http://a/", scope="host", page_url="http://a/", allow_private=False, deadline=0)
+    >>> unchanged_since(s, PageProgress(dom_quiet_ms=500), 40, 0), unchanged_since(s, PageProgress(dom_quiet_ms=10), 40, 0)
+    (True, False)
+    >>> unchanged_since(s, PageProgress(calls=1), 40, 0), unchanged_since(s, PageProgress(), 40, 3)
+    (False, False)
+    """
+    network = session.inflight == 0 and session.requests_total == requests_before
+    page = state.dom_quiet_ms >= elapsed_ms and state.loading_images == 0 and state.calls == 0
+    return network and page and state.timers == 0
 
 
 def is_quiet(session: PageSession, state: PageProgress, timers: bool) -> bool:
@@ -59,7 +85,7 @@ def is_quiet(session: PageSession, state: PageProgress, timers: bool) -> bool:
     (False, False)
     """
     network = session.inflight == 0 and session.network_quiet_ms() >= QUIET_MS
-    page = state.dom_quiet_ms >= QUIET_MS and state.loading_images == 0
+    page = state.dom_quiet_ms >= QUIET_MS and state.loading_images == 0 and state.calls == 0
     return network and page and (not timers or state.timers == 0)
 
 
@@ -77,7 +103,7 @@ async def settle(page: Page, session: PageSession, ms: int, timers: bool = False
         state = await page_progress(page)
         if is_quiet(session, state, timers):
             return state
-        busy = session.inflight > 0 or state.timers > 0
+        busy = session.inflight > 0 or state.timers > 0 or state.calls > 0
         limit_ms = max(ms, TIMER_WAIT_MS) if timers and busy else ms
         if (time.monotonic() - started) * 1000 >= limit_ms or session.remaining() < 0.5 + reserve_s:
             return state
