@@ -85,7 +85,7 @@ def is_quiet(session: PageSession, state: PageProgress, timers: bool) -> bool:
     (False, False)
     """
     network = session.inflight == 0 and session.network_quiet_ms() >= QUIET_MS
-    page = state.dom_quiet_ms >= QUIET_MS and state.loading_images == 0 and state.calls == 0
+    page = state.dom_quiet_ms >= QUIET_MS and state.loading_images == 0
     return network and page and (not timers or state.timers == 0)
 
 
@@ -103,7 +103,7 @@ async def settle(page: Page, session: PageSession, ms: int, timers: bool = False
         state = await page_progress(page)
         if is_quiet(session, state, timers):
             return state
-        busy = session.inflight > 0 or state.timers > 0 or state.calls > 0
+        busy = session.inflight > 0 or state.timers > 0
         limit_ms = max(ms, TIMER_WAIT_MS) if timers and busy else ms
         if (time.monotonic() - started) * 1000 >= limit_ms or session.remaining() < 0.5 + reserve_s:
             return state
