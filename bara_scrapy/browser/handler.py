@@ -3,8 +3,9 @@
 Tabs: a bara page request borrows a tab from the context's `PagePool` (see
 `pool.py`) and hands it to scrapy-playwright as `playwright_page`, which then
 neither creates nor closes it; the tab goes back to the pool after the
-download (closed instead when the download raised). `BARA_PAGE_REUSE` = 0
-turns this off: a new page per request, scrapy-playwright's own behaviour.
+download (closed instead when the download raised). Each pooled tab has a
+browser context of its own, named `<context>~tab<n>`, created with the
+context's options and closed with the tab. `BARA_PAGE_REUSE` = 0 turns this off: a new page per request, scrapy-playwright's own behaviour.
 
 Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
 for up to the navigation timeout (30 s by default) and fails the page when it
@@ -32,6 +33,7 @@ from ..config import BaraConfig
 from .pool import PagePool
 
 DOWNLOAD_GRACE_S = 15.0
+TAB_CONTEXT_SEP = "~tab"  # a pooled tab's context is named "<context>~tab<n>"
 
 
 class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
@@ -43,14 +45,14 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.download_bound = config.navigation_timeout + config.page_timeout + DOWNLOAD_GRACE_S
         self.create_bound = config.navigation_timeout
         self.pools: dict[str, PagePool] = {}
+        self.tabs_created = 0
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
         if not request.meta.get("bara") or not self.page_reuse or request.meta.get("playwright_page"):
             return await super()._download_request(request, spider)
-        pool = self._page_pool(request.meta.get("playwright_context", "default"))
-        # a new tab on a browser that just died may never answer: bounded like a navigation
-        page = await pool.acquire(lambda: asyncio.wait_for(self._create_page(request, spider or self._crawler.spider),
-                                                           timeout=self.create_bound))
+        context = request.meta.get("playwright_context", "default")
+        pool = self._page_pool(context)
+        page = await pool.acquire(lambda: self._new_tab(request, spider))
         request.meta["playwright_page"] = page
         request.meta["playwright_include_page"] = True
         ok = False
@@ -68,6 +70,28 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             else:
                 await pool.release(page, reusable=ok)
             self.stats.set_value("bara/pages_reused", sum(p.stats.reused for p in self.pools.values()))
+
+    async def _new_tab(self, request: Request, spider: Any) -> Page:
+        """A tab in a browser context of its own: a tab that shares a window with newer tabs is a
+        background tab to Chromium, whose frames (so scroll steps and IntersectionObservers) run
+        about every 2 s instead of at once. Closing the tab closes its context (see `pool._close`)."""
+        meta = request.meta
+        base = meta.get("playwright_context", "default")
+        self.tabs_created += 1
+        saved = {key: meta.get(key) for key in ("playwright_context", "playwright_context_kwargs")}
+        meta["playwright_context"] = f"{base}{TAB_CONTEXT_SEP}{self.tabs_created}"
+        # the context's options: the request's own, else those PLAYWRIGHT_CONTEXTS gives the named context
+        meta["playwright_context_kwargs"] = saved["playwright_context_kwargs"] or \
+            self.config.startup_context_kwargs.get(base)
+        try:  # a new tab on a browser that just died may never answer: bounded like a navigation
+            return await asyncio.wait_for(self._create_page(request, spider or self._crawler.spider),
+                                          timeout=self.create_bound)
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    meta.pop(key, None)
+                else:
+                    meta[key] = value
 
     def _page_pool(self, context: str) -> PagePool:
         pool = self.pools.get(context)

@@ -152,8 +152,15 @@ def _connected(page: Page) -> bool:
 
 
 async def _close(page: Page) -> None:
+    """Close the tab, and its browser context when the tab was the context's only one (a pooled tab's
+    own context: closing it frees what the tab's pages left in it, cookies and caches included)."""
     try:
-        if not page.is_closed() and _connected(page):
+        if not _connected(page):
+            return
+        context = page.context
+        if not page.is_closed():
             await asyncio.wait_for(page.close(), timeout=RESET_TIMEOUT_S)
+        if not context.pages:
+            await asyncio.wait_for(context.close(), timeout=RESET_TIMEOUT_S)
     except (PlaywrightError, TimeoutError):
         pass
