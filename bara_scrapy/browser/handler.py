@@ -5,7 +5,8 @@ Tabs: a bara page request borrows a tab from the context's `PagePool` (see
 neither creates nor closes it; the tab goes back to the pool after the
 download (closed instead when the download raised). Each pooled tab has a
 browser context of its own, named `<context>~tab<n>`, created with the
-context's options and closed with the tab. `BARA_PAGE_REUSE` = 0 turns this off: a new page per request, scrapy-playwright's own behaviour.
+context's options and closed with the tab. `BARA_PAGE_REUSE` = 0 turns this
+off: a new page per request, scrapy-playwright's own behaviour.
 
 Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
 for up to the navigation timeout (30 s by default) and fails the page when it
@@ -49,7 +50,8 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
         if not request.meta.get("bara") or not self.page_reuse or request.meta.get("playwright_page"):
-            return await super()._download_request(request, spider)
+            plain: Response = await super()._download_request(request, spider)
+            return plain
         context = request.meta.get("playwright_context", "default")
         pool = self._page_pool(context)
         page = await pool.acquire(lambda: self._new_tab(request, spider))
@@ -69,7 +71,12 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
                 await pool.release(used, reusable=False)
             else:
                 await pool.release(page, reusable=ok)
-            self.stats.set_value("bara/pages_reused", sum(p.stats.reused for p in self.pools.values()))
+            self._pool_stats()
+
+    def _pool_stats(self) -> None:
+        """bara/tabs/{created,reused,retired,discarded}: summed over the pools."""
+        for name in ("created", "reused", "retired", "discarded"):
+            self.stats.set_value(f"bara/tabs/{name}", sum(getattr(p.stats, name) for p in self.pools.values()))
 
     async def _new_tab(self, request: Request, spider: Any) -> Page:
         """A tab in a browser context of its own: a tab that shares a window with newer tabs is a

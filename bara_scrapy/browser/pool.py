@@ -41,6 +41,7 @@ class PagePool:
     uses: dict[Page, int] = field(default_factory=dict)
     crashed: set[Page] = field(default_factory=set)
     creating: int = 0
+    closing: set[asyncio.Future[None]] = field(default_factory=set)  # tabs being closed in the background
     stats: PoolStats = field(default_factory=PoolStats)
     _changed: asyncio.Condition | None = None
 
@@ -87,9 +88,14 @@ class PagePool:
                 return page
             self.uses.pop(page, None)
             self.crashed.discard(page)
-            if _connected(page):
-                asyncio.ensure_future(_close(page))
+            self._close_later(page)
         return None
+
+    def _close_later(self, page: Page) -> None:
+        if _connected(page):
+            task = asyncio.ensure_future(_close(page))
+            self.closing.add(task)
+            task.add_done_callback(self.closing.discard)
 
     def usable(self, page: Page) -> bool:
         """Open, not crashed, and its browser still connected (a killed browser's tabs are not marked closed)."""
@@ -119,14 +125,14 @@ class PagePool:
             await _close(page)
 
     def flush(self) -> None:
-        """Retire every idle tab (after a failed page: its cause, a renderer or browser crash, may have hit them too)."""
+        """Retire every idle tab (after a failed page: its cause, a renderer or browser crash, may have hit
+        them too)."""
         while self.idle:
             page = self.idle.pop()
             self.uses.pop(page, None)
             self.crashed.discard(page)
             self.stats.discarded += 1
-            if _connected(page):
-                asyncio.ensure_future(_close(page))
+            self._close_later(page)
 
     async def close(self) -> None:
         pages, self.idle = list(self.idle), []

@@ -22,11 +22,12 @@ MAX_OVERLAY_PASSES = 3
 SCROLL_RESERVE_S = 3.0  # deadline kept for scrolling when the waits before it run long (a busy CPU)
 MIN_STEP_S = 0.3  # a scroll step is started only with at least this (or 1.5 x the last step) left
 
-# one viewport step (90%), then two animation frames so that IntersectionObservers
-# (lazy images, feed sentinels) have run; returns the page's reading then and the step's duration (ms)
+# one viewport step (90%), then two animation frames and a task so that IntersectionObservers (lazy
+# images, feed sentinels; their callbacks are tasks queued by a frame) have run; returns the page's
+# reading then and the step's duration (ms)
 _SCROLL_STEP_JS = (
     "async () => { const t0 = performance.now(); window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
-    " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
+    " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));"
     " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
 )
 
@@ -80,11 +81,13 @@ def needs_scroll(state: PageProgress, markers: dict[str, Any]) -> bool:
     return not state.at_bottom or bool(markers.get("lazy_placeholders")) or bool(markers.get("feed_sentinel"))
 
 
-def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accumulator, stable: int) -> bool:
-    """At the bottom, the page did not grow, nothing in flight, no feed sentinel; twice if timers are pending."""
+def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accumulator, stable: int,
+               waited: bool) -> bool:
+    """At the bottom, the page did not grow, nothing in flight, no feed sentinel; twice if timers are
+    pending or the step did not wait (an observer that a frame queued may not have run yet)."""
     if not state.at_bottom or grew or session.inflight or state.loading_images or acc.sentinel:
         return False
-    return stable >= (2 if state.timers else 1)
+    return stable >= (2 if state.timers or not waited else 1)
 
 
 async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
@@ -104,7 +107,8 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
         after, elapsed_ms = await page.evaluate(_SCROLL_STEP_JS)
         steps += 1
         stepped = state = progress_of(after)
-        if after is None or not unchanged_since(session, stepped, float(elapsed_ms), requests_before):
+        waited = after is None or not unchanged_since(session, stepped, float(elapsed_ms), requests_before)
+        if waited:
             state = await settle(page, session, ins.scroll_pause_ms, timers=True)
         grew = state.height != stepped.height
         # collect again only when the page grew or fetched something (lazy media, feeds)
@@ -112,7 +116,7 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
             requests_seen, last_height = session.requests_total, state.height
             acc.add(await collect(page))
         stable = stable + 1 if state.at_bottom and not grew else 0
-        if _step_done(session, state, grew, acc, stable):
+        if _step_done(session, state, grew, acc, stable, waited):
             return steps, False
         step_s = time.monotonic() - started
     state = await page_progress(page)

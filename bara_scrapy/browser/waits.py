@@ -65,8 +65,10 @@ def unchanged_since(session: PageSession, state: PageProgress, elapsed_ms: float
     change, no image loading, no fetch/XHR or short timer pending. Then there is nothing to wait for.
 
     >>> s = PageSession(seed="http://a/", scope="host", page_url="http://a/", allow_private=False, deadline=0)
-    >>> unchanged_since(s, PageProgress(dom_quiet_ms=500), 40, 0), unchanged_since(s, PageProgress(dom_quiet_ms=10), 40, 0)
-    (True, False)
+    >>> unchanged_since(s, PageProgress(dom_quiet_ms=500), 40, 0)
+    True
+    >>> unchanged_since(s, PageProgress(dom_quiet_ms=10), 40, 0)
+    False
     >>> unchanged_since(s, PageProgress(calls=1), 40, 0), unchanged_since(s, PageProgress(), 40, 3)
     (False, False)
     """

@@ -1,0 +1,165 @@
+"""PagePool: tabs lent one request at a time, reset between pages, closed after failures or `max_uses`.
+
+Driven with fake tabs (the pool only needs `goto`, `close`, `is_closed`, `on`, `context`); the real
+browser path is covered by tests/crawl/test_page_reuse.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bara_scrapy.browser.pool import PagePool
+
+from ..aio import aio
+
+
+class FakeBrowser:
+    def __init__(self) -> None:
+        self.connected = True
+
+    def is_connected(self) -> bool:
+        return self.connected
+
+
+class FakeContext:
+    def __init__(self, browser: FakeBrowser) -> None:
+        self.browser = browser
+        self.pages: list[FakeTab] = []
+        self.closed = False
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class FakeTab:
+    def __init__(self, browser: FakeBrowser, n: int, reset_fails: bool = False) -> None:
+        self.context = FakeContext(browser)  # one context per tab, as the handler creates them
+        self.context.pages.append(self)
+        self.n = n
+        self.urls: list[str] = []
+        self.closed = False
+        self.reset_fails = reset_fails
+        self.listeners: dict[str, list[Callable[[Any], None]]] = {}
+
+    def on(self, event: str, callback: Callable[[Any], None]) -> None:
+        self.listeners.setdefault(event, []).append(callback)
+
+    def emit(self, event: str) -> None:
+        for callback in self.listeners.get(event, []):
+            callback(self)
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+    async def goto(self, url: str) -> None:
+        if self.reset_fails:
+            raise TimeoutError("reset did not answer")
+        self.urls.append(url)
+
+    async def close(self) -> None:
+        self.closed = True
+        self.context.pages.remove(self)
+
+
+class Factory:
+    def __init__(self) -> None:
+        self.browser = FakeBrowser()
+        self.tabs: list[FakeTab] = []
+        self.fail_next = False
+
+    async def __call__(self) -> FakeTab:
+        if self.fail_next:
+            self.fail_next = False
+            raise RuntimeError("browser gone")
+        tab = FakeTab(self.browser, len(self.tabs))
+        self.tabs.append(tab)
+        return tab
+
+
+@aio
+async def test_a_released_tab_is_reset_and_lent_again() -> None:
+    pool, make = PagePool(limit=2, max_uses=5), Factory()
+    first = await pool.acquire(make)
+    await pool.release(first, reusable=True)
+    again = await pool.acquire(make)
+    assert again is first and first.urls == ["about:blank"]
+    assert (pool.stats.created, pool.stats.reused) == (1, 1)
+
+
+@aio
+async def test_no_more_tabs_than_the_limit_and_a_waiter_gets_the_returned_one() -> None:
+    pool, make = PagePool(limit=2, max_uses=5), Factory()
+    a, b = await pool.acquire(make), await pool.acquire(make)
+    waiter = asyncio.ensure_future(pool.acquire(make))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not waiter.done() and len(make.tabs) == 2
+    await pool.release(b, reusable=True)
+    assert await waiter is b
+    await pool.release(a, reusable=True)
+
+
+@aio
+async def test_a_tab_is_retired_after_max_uses_with_its_context() -> None:
+    pool, make = PagePool(limit=1, max_uses=2), Factory()
+    for _ in range(4):
+        await pool.release(await pool.acquire(make), reusable=True)
+    assert len(make.tabs) == 2 and pool.stats.retired == 2
+    assert all(t.closed and t.context.closed for t in make.tabs)
+
+
+@aio
+async def test_a_failed_page_closes_its_tab_and_every_idle_one() -> None:
+    pool, make = PagePool(limit=3, max_uses=50), Factory()
+    a, b, c = await pool.acquire(make), await pool.acquire(make), await pool.acquire(make)
+    await pool.release(a, reusable=True)
+    await pool.release(b, reusable=False)  # a crash may have hit the idle tabs too
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert a.closed and b.closed and not c.closed
+    assert await pool.acquire(make) is make.tabs[3]
+    await pool.release(c, reusable=True)
+
+
+@pytest.mark.parametrize("fault", ["crash", "closed", "disconnected", "reset fails"])
+@aio
+async def test_an_unusable_tab_is_never_lent_again(fault: str) -> None:
+    pool, make = PagePool(limit=2, max_uses=50), Factory()
+    tab = await pool.acquire(make)
+    if fault == "reset fails":
+        tab.reset_fails = True
+    await pool.release(tab, reusable=True)
+    if fault == "crash":
+        tab.emit("crash")
+    elif fault == "closed":
+        tab.closed = True
+    elif fault == "disconnected":
+        make.browser.connected = False
+    other = await pool.acquire(make)
+    assert other is not tab and len(make.tabs) == 2
+
+
+@aio
+async def test_a_failed_creation_frees_its_slot() -> None:
+    pool, make = PagePool(limit=1, max_uses=50), Factory()
+    make.fail_next = True
+    with pytest.raises(RuntimeError):
+        await pool.acquire(make)
+    assert pool.live() == 0
+    tab = await pool.acquire(make)
+    assert pool.live() == 1
+    await pool.release(tab, reusable=True)
+
+
+@aio
+async def test_close_closes_idle_tabs_and_their_contexts() -> None:
+    pool, make = PagePool(limit=2, max_uses=50), Factory()
+    a, b = await pool.acquire(make), await pool.acquire(make)
+    await pool.release(a, reusable=True)
+    await pool.release(b, reusable=True)
+    await pool.close()
+    assert all(t.closed and t.context.closed for t in (a, b))
