@@ -1,12 +1,12 @@
 """scrapy-playwright's download handler with bara's page step: reused tabs, and its own waits.
 
-Tabs: a bara page request borrows a tab from the context's `PagePool` (see
-`pool.py`) and hands it to scrapy-playwright as `playwright_page`, which then
-neither creates nor closes it; the tab goes back to the pool after the
-download (closed instead when the download raised). Each pooled tab has a
-browser context of its own, named `<context>~tab<n>`, created with the
-context's options and closed with the tab. `BARA_PAGE_REUSE` = 0 turns this
-off: a new page per request, scrapy-playwright's own behaviour.
+Tabs: with `BARA_PAGE_REUSE` > 0, a bara page request borrows a tab from the
+context's `PagePool` (see `pool.py`) and hands it to scrapy-playwright as
+`playwright_page`, which then neither creates nor closes it; the tab goes back
+to the pool after the download (closed instead when the download raised). Each
+pooled tab has a browser context of its own, created with the context's options
+and closed with the tab. `BARA_PAGE_REUSE` = 0 (the default): a new page per
+request, scrapy-playwright's own behaviour.
 
 Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
 for up to the navigation timeout (30 s by default) and fails the page when it
@@ -34,7 +34,6 @@ from ..config import BaraConfig
 from .pool import PagePool
 
 DOWNLOAD_GRACE_S = 15.0
-TAB_CONTEXT_SEP = "~tab"  # a pooled tab's context is named "<context>~tab<n>"
 
 
 class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
@@ -46,7 +45,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.download_bound = config.navigation_timeout + config.page_timeout + DOWNLOAD_GRACE_S
         self.create_bound = config.navigation_timeout
         self.pools: dict[str, PagePool] = {}
-        self.tabs_created = 0
+        self.releasing: set[asyncio.Future[None]] = set()  # tabs being reset after their page
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
         if not request.meta.get("bara") or not self.page_reuse or request.meta.get("playwright_page"):
@@ -67,38 +66,56 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             used = request.meta.pop("playwright_page", page)
             request.meta.pop("playwright_include_page", None)
             if used is not page:  # scrapy-playwright replaced a closed tab: that one is not the pool's
-                await pool.release(page, reusable=False)
-                await pool.release(used, reusable=False)
+                await self._release(pool, page, reusable=False)
+                await self._release(pool, used, reusable=False)
+            elif ok:  # reset the tab after the response went on: the page's result does not wait for it
+                task = asyncio.ensure_future(self._release(pool, page))
+                self.releasing.add(task)
+                task.add_done_callback(self.releasing.discard)
             else:
-                await pool.release(page, reusable=ok)
-            self._pool_stats()
+                await self._release(pool, page, reusable=False)
+
+    async def _release(self, pool: PagePool, page: Page, reusable: bool = True) -> None:
+        await pool.release(page, reusable=reusable)
+        self._pool_stats()
 
     def _pool_stats(self) -> None:
-        """bara/tabs/{created,reused,retired,discarded}: summed over the pools."""
+        """bara/tabs/{created,reused,retired,discarded}: summed over the pools."""  # contexts: counted at creation
         for name in ("created", "reused", "retired", "discarded"):
             self.stats.set_value(f"bara/tabs/{name}", sum(getattr(p.stats, name) for p in self.pools.values()))
 
     async def _new_tab(self, request: Request, spider: Any) -> Page:
         """A tab in a browser context of its own: a tab that shares a window with newer tabs is a
         background tab to Chromium, whose frames (so scroll steps and IntersectionObservers) run
-        about every 2 s instead of at once. Closing the tab closes its context (see `pool._close`)."""
+        about every 2 s instead of at once. Closing the tab closes its context (see `pool._close`).
+
+        The context is created here, not by scrapy-playwright, whose context lock would make tabs
+        wait for each other's creation; its options are the request's `playwright_context_kwargs`,
+        else what `PLAYWRIGHT_CONTEXTS` gives the named context."""
         meta = request.meta
-        base = meta.get("playwright_context", "default")
-        self.tabs_created += 1
-        saved = {key: meta.get(key) for key in ("playwright_context", "playwright_context_kwargs")}
-        meta["playwright_context"] = f"{base}{TAB_CONTEXT_SEP}{self.tabs_created}"
-        # the context's options: the request's own, else those PLAYWRIGHT_CONTEXTS gives the named context
-        meta["playwright_context_kwargs"] = saved["playwright_context_kwargs"] or \
-            self.config.startup_context_kwargs.get(base)
-        try:  # a new tab on a browser that just died may never answer: bounded like a navigation
-            return await asyncio.wait_for(self._create_page(request, spider or self._crawler.spider),
-                                          timeout=self.create_bound)
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    meta.pop(key, None)
-                else:
-                    meta[key] = value
+        kwargs = meta.get("playwright_context_kwargs") or \
+            self.config.startup_context_kwargs.get(meta.get("playwright_context", "default")) or {}
+        if kwargs.get("user_data_dir"):  # a persistent context is one browser profile: scrapy-playwright's tab
+            page: Page = await self._create_page(request, spider or self._crawler.spider)
+            return page
+        # a new tab on a browser that just died may never answer: bounded like a navigation
+        return await asyncio.wait_for(self._tab_in_own_context(kwargs), timeout=self.create_bound)
+
+    async def _tab_in_own_context(self, kwargs: dict[str, Any]) -> Page:
+        await self._maybe_launch_browser()
+        context = await self.browser.new_context(**kwargs)
+        try:
+            page: Page = await context.new_page()
+        except BaseException:
+            await context.close()
+            raise
+        if self.config.navigation_timeout_ms is not None:
+            page.set_default_navigation_timeout(self.config.navigation_timeout_ms)
+        page.on("request", self._increment_request_stats)
+        page.on("response", self._increment_response_stats)
+        self.stats.inc_value("playwright/page_count")
+        self.stats.inc_value("bara/tabs/contexts")
+        return page
 
     def _page_pool(self, context: str) -> PagePool:
         pool = self.pools.get(context)
@@ -107,6 +124,8 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         return pool
 
     async def _close(self) -> None:
+        if self.releasing:
+            await asyncio.gather(*self.releasing, return_exceptions=True)
         for pool in self.pools.values():
             await pool.close()
         await super()._close()

@@ -1,7 +1,8 @@
-"""Reuse browser tabs across page requests: a new page per request costs as much CPU as the page itself.
+"""Reuse browser tabs across page requests (`BARA_PAGE_REUSE` > 0): a new page per request costs CPU.
 
-Measured on the speed bench's site (150 pages, 4 workers, this 2-core machine): the browser step with a
-new page per request took 0.69 CPU s/page, the same step on a reused tab 0.41 (README "Speed").
+Measured on the speed bench's site (300 pages, c=4, this 2-core machine): 160 pages/min and 0.65 CPU
+s/page with pooled tabs against 124 and 0.76 with a new tab per page; on the 50-site bench (many short
+crawls side by side in one process) pooling is slower, so it is off by default (README "Speed").
 
 A tab is lent to one request at a time. It goes back to the pool after a download that succeeded,
 reset to `about:blank` (the previous document's scripts, timers and requests end there, and its
@@ -138,7 +139,7 @@ class PagePool:
         pages, self.idle = list(self.idle), []
         for page in pages:
             self.uses.pop(page, None)
-            await _close(page)
+        await asyncio.gather(*(_close(page) for page in pages), *self.closing, return_exceptions=True)
 
 
 async def _reset(page: Page) -> bool:

@@ -69,4 +69,4 @@ def test_reused_tabs_keep_pages_apart_each_in_its_own_context(tmp_path: Path, si
     stats = out.stats
     assert stats["bara/tabs/reused"] >= 1 and stats["bara/tabs/retired"] >= 1
     # every tab in a context of its own, closed with it
-    assert stats["playwright/context_count"] == stats["bara/tabs/created"]
+    assert stats["bara/tabs/contexts"] == stats["bara/tabs/created"]
