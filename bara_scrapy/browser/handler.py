@@ -14,8 +14,9 @@ never comes. bara's `explore` already waits for `load` within the page's hard
 deadline and then works with what is there (long-polling pages, endless
 resources), so for bara page requests the methods run without that extra wait.
 
-Relies on `_create_page`, `_download_request`, `_apply_page_methods`,
-`_close` and `config` of scrapy-playwright 0.0.48 (pinned).
+Relies on `_create_page`, `_download_request`, `_apply_page_methods`, `_close`,
+`_maybe_launch_browser`, `browser`, `_increment_request_stats`,
+`_increment_response_stats` and `config` of scrapy-playwright 0.0.48 (pinned).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
 from ..config import BaraConfig
-from .pool import PagePool
+from .pool import PagePool, own_context
 
 DOWNLOAD_GRACE_S = 15.0
 
@@ -104,6 +105,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
     async def _tab_in_own_context(self, kwargs: dict[str, Any]) -> Page:
         await self._maybe_launch_browser()
         context = await self.browser.new_context(**kwargs)
+        own_context(context)
         try:
             page: Page = await context.new_page()
         except BaseException:

@@ -8,20 +8,28 @@ A tab is lent to one request at a time. It goes back to the pool after a downloa
 reset to `about:blank` (the previous document's scripts, timers and requests end there, and its
 memory is freed); after a failure, or after `max_uses` pages, it is closed, so a page that misbehaved
 never serves another and a long crawl's memory stays flat. The number of open tabs never exceeds
-`limit` (scrapy-playwright's `PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`, whose semaphore a pooled tab holds).
+`limit` (scrapy-playwright's `PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`). A tab created in a context of its own
+(`own_context`) closes that context with it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 
 RESET_TIMEOUT_S = 5.0  # resetting or closing a tab that does not answer in this time: give it up
 Create = Callable[[], Awaitable[Page]]
+_OWN_CONTEXTS: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
+
+
+def own_context(context: BrowserContext) -> None:
+    """Mark a context as its tab's own: closing the tab closes it (never a shared or persistent one)."""
+    _OWN_CONTEXTS.add(context)
 
 
 @dataclass
@@ -159,15 +167,15 @@ def _connected(page: Page) -> bool:
 
 
 async def _close(page: Page) -> None:
-    """Close the tab, and its browser context when the tab was the context's only one (a pooled tab's
-    own context: closing it frees what the tab's pages left in it, cookies and caches included)."""
+    """Close the tab, and its own context (see `own_context`): that frees what the tab's pages left in
+    it, cookies and caches included."""
     try:
         if not _connected(page):
             return
         context = page.context
         if not page.is_closed():
             await asyncio.wait_for(page.close(), timeout=RESET_TIMEOUT_S)
-        if not context.pages:
+        if context in _OWN_CONTEXTS:
             await asyncio.wait_for(context.close(), timeout=RESET_TIMEOUT_S)
     except (PlaywrightError, TimeoutError):
         pass

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.browser.pool import PagePool
+from bara_scrapy.browser.pool import PagePool, own_context
 
 from ..aio import aio
 
@@ -76,6 +76,7 @@ class Factory:
             self.fail_next = False
             raise RuntimeError("browser gone")
         tab = FakeTab(self.browser, len(self.tabs))
+        own_context(tab.context)  # type: ignore[arg-type]
         self.tabs.append(tab)
         return tab
 
@@ -153,6 +154,16 @@ async def test_a_failed_creation_frees_its_slot() -> None:
     tab = await pool.acquire(make)
     assert pool.live() == 1
     await pool.release(tab, reusable=True)
+
+
+@aio
+async def test_a_shared_context_stays_open_when_its_tab_closes() -> None:
+    pool, make = PagePool(limit=1, max_uses=1), Factory()
+    shared = FakeTab(make.browser, 0)  # a tab of a context the pool did not create (a persistent profile)
+    pool_tab = await pool.acquire(lambda: asyncio.sleep(0, shared))
+    assert pool_tab is shared
+    await pool.release(shared, reusable=True)  # retired after max_uses
+    assert shared.closed and not shared.context.closed
 
 
 @aio
