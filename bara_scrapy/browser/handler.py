@@ -46,7 +46,6 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.download_bound = config.navigation_timeout + config.page_timeout + DOWNLOAD_GRACE_S
         self.create_bound = config.navigation_timeout
         self.pools: dict[str, PagePool] = {}
-        self.releasing: set[asyncio.Future[None]] = set()  # tabs being reset after their page
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
         if not request.meta.get("bara") or not self.page_reuse or request.meta.get("playwright_page"):
@@ -70,9 +69,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
                 await self._release(pool, page, reusable=False)
                 await self._release(pool, used, reusable=False)
             elif ok:  # reset the tab after the response went on: the page's result does not wait for it
-                task = asyncio.ensure_future(self._release(pool, page))
-                self.releasing.add(task)
-                task.add_done_callback(self.releasing.discard)
+                pool.background(self._release(pool, page))
             else:
                 await self._release(pool, page, reusable=False)
 
@@ -126,8 +123,6 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         return pool
 
     async def _close(self) -> None:
-        if self.releasing:
-            await asyncio.gather(*self.releasing, return_exceptions=True)
         for pool in self.pools.values():
             await pool.close()
         await super()._close()

@@ -50,7 +50,7 @@ class PagePool:
     uses: dict[Page, int] = field(default_factory=dict)
     crashed: set[Page] = field(default_factory=set)
     creating: int = 0
-    closing: set[asyncio.Future[None]] = field(default_factory=set)  # tabs being closed in the background
+    tasks: set[asyncio.Future[None]] = field(default_factory=set)  # tabs being reset or closed in the background
     stats: PoolStats = field(default_factory=PoolStats)
     _changed: asyncio.Condition | None = None
 
@@ -102,9 +102,13 @@ class PagePool:
 
     def _close_later(self, page: Page) -> None:
         if _connected(page):
-            task = asyncio.ensure_future(_close(page))
-            self.closing.add(task)
-            task.add_done_callback(self.closing.discard)
+            self.background(_close(page))
+
+    def background(self, work: Awaitable[None]) -> None:
+        """Run `work` (a tab's reset or close) without waiting for it; `close` waits for it."""
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def usable(self, page: Page) -> bool:
         """Open, not crashed, and its browser still connected (a killed browser's tabs are not marked closed)."""
@@ -144,10 +148,12 @@ class PagePool:
             self._close_later(page)
 
     async def close(self) -> None:
+        """Close every idle tab, after the resets still running have brought theirs back."""
+        await asyncio.gather(*self.tasks, return_exceptions=True)
         pages, self.idle = list(self.idle), []
         for page in pages:
             self.uses.pop(page, None)
-        await asyncio.gather(*(_close(page) for page in pages), *self.closing, return_exceptions=True)
+        await asyncio.gather(*(_close(page) for page in pages), *self.tasks, return_exceptions=True)
 
 
 async def _reset(page: Page) -> bool:
