@@ -13,7 +13,9 @@ without `--perf`, runs alone) a long bara crawl that samples memory against page
 Link discovery (the admitted page set against the sequential BFS reference)
 is scored apart from extraction (text, images, videos, downloadable rate, bad
 media leaked), for full BaRA and each ablation; report.md/json and chart.png
-go under --out.
+go under --out. `-s NAME=VALUE` applies to every crawl of the quality bench and the corpus (a
+variant's own settings win, e.g. no_verification's BARA_VERIFY_MEDIA); the speed bench's variants
+are fixed.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from scrapy.utils.conf import arglist_to_dict
 
 from .corpus import CORPUS_NAME
 from .runner import VARIANTS
@@ -74,6 +77,7 @@ class Command(ScrapyCommand):
             sites=opts.sites, seed=opts.seed, out=Path(opts.out or "bench-out"), variants=variants,
             parallel=opts.parallel,
             corpus=opts.corpus, corpus_path=Path(opts.corpus_path) if opts.corpus_path else None,
+            settings=arglist_to_dict(opts.set or []),
         ))
 
     def run_perf(self, opts: argparse.Namespace) -> None:

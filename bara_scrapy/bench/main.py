@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +34,19 @@ class BenchOptions:
     parallel: int = 3
     corpus: str | None = None
     corpus_path: Path | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # `-s NAME=VALUE`: every crawl; a variant's own win
 
 
 Printer = Callable[[str], None]
+
+
+def crawl_settings(variant: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    """A variant's crawl settings: the bench's, then the user's `-s`, then the variant's own.
+
+    >>> crawl_settings("no_verification", {"BARA_VERIFY_MEDIA": True, "BARA_PAGE_REUSE": "8"})
+    {'BARA_ALLOW_PRIVATE_NETWORKS': True, 'BARA_VERIFY_MEDIA': False, 'BARA_PAGE_REUSE': '8'}
+    """
+    return {**BENCH_CRAWL_SETTINGS, **overrides, **VARIANTS[variant]}
 
 
 def _progress(print_line: Printer, label: str, started: float) -> Callable[[CrawlResult, int, int], None]:
@@ -57,12 +67,14 @@ async def run_sites(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
     timings: dict[str, float] = {}
     pages: dict[str, int] = {}
     started = time.monotonic()
+    if opts.settings:
+        print_line(f"settings from -s, for every crawl: {opts.settings}")
     with BenchServer(specs) as bench:
         for variant in opts.variants:
             bench.reset_hits()
             jobs = [
                 CrawlJob(spec.site_id, bench.seed_url(spec.site_id), bench.crawl_args(spec.site_id),
-                         {**BENCH_CRAWL_SETTINGS, **VARIANTS[variant]})
+                         crawl_settings(variant, opts.settings))
                 for spec in specs
             ]
             t0 = time.monotonic()
@@ -97,7 +109,9 @@ async def run_corpus(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
     server = SiteServer(corpus_site(page_list)).start()
     try:
         print_line(f"[corpus] {len(page_list)} pages of {CORPUS_NAME}")
-        (result,) = await run_jobs([corpus_job(server, len(page_list))], opts.out / "items" / "corpus", parallel=1)
+        job = corpus_job(server, len(page_list))
+        job = replace(job, settings={**opts.settings, **job.settings})
+        (result,) = await run_jobs([job], opts.out / "items" / "corpus", parallel=1)
         figures = score_corpus(result, server, truths)
     finally:
         server.stop()

@@ -175,3 +175,27 @@ def test_run_measured_waits_for_orphans_and_counts_their_cpu(tmp_path: Path) -> 
     assert measured.cpu_s >= 0.4  # the orphan's busy loop, reaped by the harness as subreaper
     assert measured.peak_pss_kb > 0
     assert measured.samples[-1].lines == 2
+
+
+def test_bench_command_passes_s_settings_to_every_crawl(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`scrapy bara-bench -s NAME=VALUE` reaches the crawls; a variant's own settings still win."""
+    import argparse
+
+    from scrapy.settings import Settings
+
+    from bara_scrapy.bench import main as bench_main
+    from bara_scrapy.bench.command import Command
+
+    seen = []
+    monkeypatch.setattr(bench_main, "main_sync", seen.append)
+    command = Command()
+    command.settings = Settings()
+    parser = argparse.ArgumentParser()
+    command.add_options(parser)
+    opts = parser.parse_args(["--sites", "1", "-s", "BARA_PAGE_REUSE=8", "-s", "BARA_VERIFY_MEDIA=True"])
+    command.run([], opts)
+    (options,) = seen
+    assert options.settings == {"BARA_PAGE_REUSE": "8", "BARA_VERIFY_MEDIA": "True"}
+    full = bench_main.crawl_settings("full", options.settings)
+    assert full["BARA_PAGE_REUSE"] == "8" and full["BARA_VERIFY_MEDIA"] == "True"
+    assert bench_main.crawl_settings("no_verification", options.settings)["BARA_VERIFY_MEDIA"] is False
