@@ -4,9 +4,9 @@ Tabs: with `BARA_PAGE_REUSE` > 0, a bara page request borrows a tab from the
 context's `PagePool` (see `pool.py`) and hands it to scrapy-playwright as
 `playwright_page`, which then neither creates nor closes it; the tab goes back
 to the pool after the download (closed instead when the download raised). Each
-pooled tab has a browser context of its own, created with the context's options
-and closed with the tab. `BARA_PAGE_REUSE` = 0 (the default): a new page per
-request, scrapy-playwright's own behaviour.
+pooled tab has a window of its own in the request's browser context (`windows.py`).
+`BARA_PAGE_REUSE` = 0 (the default): a new page per request, scrapy-playwright's
+own behaviour.
 
 Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
 for up to the navigation timeout (30 s by default) and fails the page when it
@@ -15,7 +15,8 @@ deadline and then works with what is there (long-polling pages, endless
 resources), so for bara page requests the methods run without that extra wait.
 
 Relies on `_create_page`, `_download_request`, `_apply_page_methods`, `_close`,
-`_maybe_launch_browser`, `browser`, `_increment_request_stats`,
+`_create_browser_context`, `context_launch_lock`, `context_wrappers` (and their
+`semaphore`), `_make_close_page_callback`, `browser`, `_increment_request_stats`,
 `_increment_response_stats` and `config` of scrapy-playwright 0.0.48 (pinned).
 """
 
@@ -32,7 +33,8 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
 from ..config import BaraConfig
-from .pool import PagePool, own_context
+from .pool import PagePool
+from .windows import new_window_tab
 
 DOWNLOAD_GRACE_S = 15.0
 
@@ -78,42 +80,45 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self._pool_stats()
 
     def _pool_stats(self) -> None:
-        """bara/tabs/{created,reused,retired,discarded}: summed over the pools."""  # contexts: counted at creation
+        """bara/tabs/{created,reused,retired,discarded}: summed over the pools."""  # windows: counted at creation
         for name in ("created", "reused", "retired", "discarded"):
             self.stats.set_value(f"bara/tabs/{name}", sum(getattr(p.stats, name) for p in self.pools.values()))
 
     async def _new_tab(self, request: Request, spider: Any) -> Page:
-        """A tab in a browser context of its own: a tab that shares a window with newer tabs is a
-        background tab to Chromium, whose frames (so scroll steps and IntersectionObservers) run
-        about every 2 s instead of at once. Closing the tab closes its context (see `pool._close`).
-
-        The context is created here, not by scrapy-playwright, whose context lock would make tabs
-        wait for each other's creation; its options are the request's `playwright_context_kwargs`,
-        else what `PLAYWRIGHT_CONTEXTS` gives the named context."""
+        """A tab of the request's context in a window of its own (`windows.py`): a tab that shares a
+        window with newer tabs is a background tab to Chromium, whose frames (so scroll steps and
+        IntersectionObservers) run about every 2 s instead of at once. Like scrapy-playwright's own
+        tabs it holds a slot of the context's semaphore until it is closed."""
+        spider = spider or self._crawler.spider
         meta = request.meta
         kwargs = meta.get("playwright_context_kwargs") or \
             self.config.startup_context_kwargs.get(meta.get("playwright_context", "default")) or {}
         if kwargs.get("user_data_dir"):  # a persistent context is one browser profile: scrapy-playwright's tab
-            page: Page = await self._create_page(request, spider or self._crawler.spider)
+            page: Page = await self._create_page(request, spider)
             return page
         # a new tab on a browser that just died may never answer: bounded like a navigation
-        return await asyncio.wait_for(self._tab_in_own_context(kwargs), timeout=self.create_bound)
+        return await asyncio.wait_for(self._tab_in_own_window(request, spider), timeout=self.create_bound)
 
-    async def _tab_in_own_context(self, kwargs: dict[str, Any]) -> Page:
-        await self._maybe_launch_browser()
-        context = await self.browser.new_context(**kwargs)
-        own_context(context)
+    async def _tab_in_own_window(self, request: Request, spider: Any) -> Page:
+        name = request.meta.setdefault("playwright_context", "default")
+        async with self.context_launch_lock:
+            wrapper = self.context_wrappers.get(name)
+            if wrapper is None:
+                wrapper = await self._create_browser_context(
+                    name=name, context_kwargs=request.meta.get("playwright_context_kwargs"), spider=spider)
+        await wrapper.semaphore.acquire()
         try:
-            page: Page = await context.new_page()
+            page = await new_window_tab(self.browser, wrapper.context)
         except BaseException:
-            await context.close()
+            wrapper.semaphore.release()
             raise
+        page.on("close", self._make_close_page_callback(name))
         if self.config.navigation_timeout_ms is not None:
             page.set_default_navigation_timeout(self.config.navigation_timeout_ms)
         page.on("request", self._increment_request_stats)
         page.on("response", self._increment_response_stats)
         self.stats.inc_value("playwright/page_count")
-        self.stats.inc_value("bara/tabs/contexts")
+        self.stats.inc_value("bara/tabs/windows")
         return page
 
     def _page_pool(self, context: str) -> PagePool:

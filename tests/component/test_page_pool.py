@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.browser.pool import PagePool, own_context
+from bara_scrapy.browser.pool import PagePool
 
 from ..aio import aio
 
@@ -36,8 +36,8 @@ class FakeContext:
 
 
 class FakeTab:
-    def __init__(self, browser: FakeBrowser, n: int, reset_fails: bool = False) -> None:
-        self.context = FakeContext(browser)  # one context per tab, as the handler creates them
+    def __init__(self, context: FakeContext, n: int, reset_fails: bool = False) -> None:
+        self.context = context  # the crawl's context, shared by its tabs (each in a window of its own)
         self.context.pages.append(self)
         self.n = n
         self.urls: list[str] = []
@@ -68,6 +68,7 @@ class FakeTab:
 class Factory:
     def __init__(self) -> None:
         self.browser = FakeBrowser()
+        self.context = FakeContext(self.browser)
         self.tabs: list[FakeTab] = []
         self.fail_next = False
 
@@ -75,8 +76,7 @@ class Factory:
         if self.fail_next:
             self.fail_next = False
             raise RuntimeError("browser gone")
-        tab = FakeTab(self.browser, len(self.tabs))
-        own_context(tab.context)  # type: ignore[arg-type]
+        tab = FakeTab(self.context, len(self.tabs))
         self.tabs.append(tab)
         return tab
 
@@ -105,12 +105,12 @@ async def test_no_more_tabs_than_the_limit_and_a_waiter_gets_the_returned_one() 
 
 
 @aio
-async def test_a_tab_is_retired_after_max_uses_with_its_context() -> None:
+async def test_a_tab_is_retired_after_max_uses_and_the_context_stays() -> None:
     pool, make = PagePool(limit=1, max_uses=2), Factory()
     for _ in range(4):
         await pool.release(await pool.acquire(make), reusable=True)
     assert len(make.tabs) == 2 and pool.stats.retired == 2
-    assert all(t.closed and t.context.closed for t in make.tabs)
+    assert all(t.closed for t in make.tabs) and not make.context.closed and make.context.pages == []
 
 
 @aio
@@ -157,9 +157,9 @@ async def test_a_failed_creation_frees_its_slot() -> None:
 
 
 @aio
-async def test_a_shared_context_stays_open_when_its_tab_closes() -> None:
+async def test_a_tab_made_elsewhere_is_lent_and_retired_like_its_own() -> None:
     pool, make = PagePool(limit=1, max_uses=1), Factory()
-    shared = FakeTab(make.browser, 0)  # a tab of a context the pool did not create (a persistent profile)
+    shared = FakeTab(make.context, 0)  # a tab scrapy-playwright made (a persistent profile's)
     pool_tab = await pool.acquire(lambda: asyncio.sleep(0, shared))
     assert pool_tab is shared
     await pool.release(shared, reusable=True)  # retired after max_uses
@@ -167,10 +167,10 @@ async def test_a_shared_context_stays_open_when_its_tab_closes() -> None:
 
 
 @aio
-async def test_close_closes_idle_tabs_and_their_contexts() -> None:
+async def test_close_closes_idle_tabs_not_the_context() -> None:
     pool, make = PagePool(limit=2, max_uses=50), Factory()
     a, b = await pool.acquire(make), await pool.acquire(make)
     await pool.release(a, reusable=True)
     await pool.release(b, reusable=True)
     await pool.close()
-    assert all(t.closed and t.context.closed for t in (a, b))
+    assert a.closed and b.closed and not make.context.closed
