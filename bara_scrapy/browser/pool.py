@@ -16,8 +16,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from playwright.async_api import Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 RESET_TIMEOUT_S = 5.0  # resetting or closing a tab that does not answer in this time: give it up
 Create = Callable[[], Awaitable[Page]]
