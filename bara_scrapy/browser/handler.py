@@ -1,11 +1,12 @@
 """scrapy-playwright's download handler with bara's page step: reused tabs, and its own waits.
 
-Tabs: with `BARA_PAGE_REUSE` > 0, a bara page request borrows a tab from the
-context's `PagePool` (see `pool.py`) and hands it to scrapy-playwright as
-`playwright_page`, which then neither creates nor closes it; the tab goes back
+Tabs: with `BARA_PAGE_REUSE` > 0 (the default, 50), a bara page request after
+the crawl's first `BARA_PAGE_REUSE_AFTER` borrows a tab from the context's
+`PagePool` (see `pool.py`) and hands it to scrapy-playwright as `playwright_page`,
+which then neither creates nor closes it; the tab goes back
 to the pool after the download (closed instead when the download raised). Each
 pooled tab has a window of its own in the request's browser context (`windows.py`).
-`BARA_PAGE_REUSE` = 0 (the default): a new page per request, scrapy-playwright's
+`BARA_PAGE_REUSE` = 0, and the first pages: a new page per request, scrapy-playwright's
 own behaviour.
 
 Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
@@ -44,13 +45,15 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         super().__init__(crawler)
         config = BaraConfig.from_crawler(crawler)
         self.page_reuse = config.page_reuse
+        self.reuse_after = config.page_reuse_after
+        self.fresh_tabs = 0  # bara pages given a new tab of their own so far (the first `reuse_after`)
         # a pooled download never outlives this: navigation, the page step's deadline, the final DOM read
         self.download_bound = config.navigation_timeout + config.page_timeout + DOWNLOAD_GRACE_S
         self.create_bound = config.navigation_timeout
         self.pools: dict[str, PagePool] = {}
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
-        if not request.meta.get("bara") or not self.page_reuse or request.meta.get("playwright_page"):
+        if not request.meta.get("bara") or not self._pooled(request):
             plain: Response = await super()._download_request(request, spider)
             return plain
         context = request.meta.get("playwright_context", "default")
@@ -74,6 +77,16 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
                 pool.background(self._release(pool, page))
             else:
                 await self._release(pool, page, reusable=False)
+
+    def _pooled(self, request: Request) -> bool:
+        """Pool this page's tab: reuse is on, the request brings no tab, and the crawl is past its first
+        `reuse_after` pages (a short crawl never pays for windows and resets it would not reuse)."""
+        if not self.page_reuse or request.meta.get("playwright_page"):
+            return False
+        if self.fresh_tabs < self.reuse_after:
+            self.fresh_tabs += 1
+            return False
+        return True
 
     async def _release(self, pool: PagePool, page: Page, reusable: bool = True) -> None:
         await pool.release(page, reusable=reusable)

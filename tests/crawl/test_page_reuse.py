@@ -57,6 +57,7 @@ def site() -> Iterator[SiteServer]:
 def test_reused_tabs_keep_pages_apart_each_in_its_own_window(tmp_path: Path, site: SiteServer) -> None:
     out = run_crawl(site.url("/"), tmp_path=tmp_path, settings={
         "BARA_ALLOW_PRIVATE_NETWORKS": True, "CONCURRENT_REQUESTS": 2, "BARA_PAGE_REUSE": 4,
+        "BARA_PAGE_REUSE_AFTER": 2,
         "BARA_PAGE_TIMEOUT": 15, "BARA_MAX_ATTEMPTS": 1})
     by_url = {item["url"]: item for item in out}
     assert sorted(by_url) == sorted(site.url(p) for p in PAGES)
@@ -69,4 +70,6 @@ def test_reused_tabs_keep_pages_apart_each_in_its_own_window(tmp_path: Path, sit
         assert marks == {f"mark-{name}"}, path
     stats = out.stats
     assert stats["bara/tabs/reused"] >= 1 and stats["bara/tabs/retired"] >= 1
+    # the first two pages had new tabs of their own; every later one a pooled tab
+    assert stats["bara/tabs/created"] + stats["bara/tabs/reused"] == len(PAGES) - 2
     assert stats["bara/tabs/windows"] == stats["bara/tabs/created"]  # every tab in a window of its own
