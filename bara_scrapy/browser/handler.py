@@ -34,7 +34,7 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
 from ..config import BaraConfig
-from .pool import PagePool
+from .pool import PagePool, close_tab
 from .windows import new_window_tab
 
 DOWNLOAD_GRACE_S = 15.0
@@ -53,14 +53,21 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.pools: dict[str, PagePool] = {}
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
-        if not request.meta.get("bara") or not self._pooled(request):
+        meta = request.meta
+        if not meta.get("bara") or not self.page_reuse or meta.get("playwright_page"):
             plain: Response = await super()._download_request(request, spider)
             return plain
-        context = request.meta.get("playwright_context", "default")
-        pool = self._page_pool(context)
-        page = await pool.acquire(lambda: self._new_tab(request, spider))
-        request.meta["playwright_page"] = page
-        request.meta["playwright_include_page"] = True
+        pool = self._page_pool(meta.get("playwright_context", "default"))
+        # the crawl's first pages: a tab each, closed after (a short crawl would not reuse pooled ones);
+        # in a window of its own too, or a later pooled tab could share its window
+        one_off = self.fresh_tabs < self.reuse_after
+        if one_off:
+            self.fresh_tabs += 1
+            page = await self._new_tab(request, spider)
+        else:
+            page = await pool.acquire(lambda: self._new_tab(request, spider))
+        meta["playwright_page"] = page
+        meta["playwright_include_page"] = True
         ok = False
         try:
             response: Response = await asyncio.wait_for(super()._download_request(request, spider),
@@ -68,25 +75,17 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             ok = True
             return response
         finally:
-            used = request.meta.pop("playwright_page", page)
-            request.meta.pop("playwright_include_page", None)
+            used = meta.pop("playwright_page", page)
+            meta.pop("playwright_include_page", None)
             if used is not page:  # scrapy-playwright replaced a closed tab: that one is not the pool's
                 await self._release(pool, page, reusable=False)
                 await self._release(pool, used, reusable=False)
+            elif ok and one_off:
+                await close_tab(page)
             elif ok:  # reset the tab after the response went on: the page's result does not wait for it
                 pool.background(self._release(pool, page))
             else:
                 await self._release(pool, page, reusable=False)
-
-    def _pooled(self, request: Request) -> bool:
-        """Pool this page's tab: reuse is on, the request brings no tab, and the crawl is past its first
-        `reuse_after` pages (a short crawl never pays for windows and resets it would not reuse)."""
-        if not self.page_reuse or request.meta.get("playwright_page"):
-            return False
-        if self.fresh_tabs < self.reuse_after:
-            self.fresh_tabs += 1
-            return False
-        return True
 
     async def _release(self, pool: PagePool, page: Page, reusable: bool = True) -> None:
         await pool.release(page, reusable=reusable)

@@ -93,7 +93,7 @@ class PagePool:
 
     def _close_later(self, page: Page) -> None:
         if _connected(page):
-            self.background(_close(page))
+            self.background(close_tab(page))
 
     def background(self, work: Awaitable[None]) -> None:
         """Run `work` (a tab's reset or close) without waiting for it; `close` waits for it."""
@@ -126,7 +126,7 @@ class PagePool:
                     self.flush()
             self.changed.notify_all()
         if not keep:
-            await _close(page)
+            await close_tab(page)
 
     def flush(self) -> None:
         """Retire every idle tab (after a failed page: its cause, a renderer or browser crash, may have hit
@@ -144,7 +144,7 @@ class PagePool:
         pages, self.idle = list(self.idle), []
         for page in pages:
             self.uses.pop(page, None)
-        await asyncio.gather(*(_close(page) for page in pages), *self.tasks, return_exceptions=True)
+        await asyncio.gather(*(close_tab(page) for page in pages), *self.tasks, return_exceptions=True)
 
 
 async def _reset(page: Page) -> bool:
@@ -163,7 +163,7 @@ def _connected(page: Page) -> bool:
     return browser is None or browser.is_connected()
 
 
-async def _close(page: Page) -> None:
+async def close_tab(page: Page) -> None:
     try:
         if _connected(page) and not page.is_closed():
             await asyncio.wait_for(page.close(), timeout=RESET_TIMEOUT_S)

@@ -11,6 +11,7 @@ checks the windows in Chromium).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def site() -> Iterator[SiteServer]:
 
 def test_reused_tabs_keep_pages_apart_each_in_its_own_window(tmp_path: Path, site: SiteServer) -> None:
     out = run_crawl(site.url("/"), tmp_path=tmp_path, settings={
-        "BARA_ALLOW_PRIVATE_NETWORKS": True, "CONCURRENT_REQUESTS": 2, "BARA_PAGE_REUSE": 4,
+        "BARA_ALLOW_PRIVATE_NETWORKS": True, "CONCURRENT_REQUESTS": 2, "BARA_PAGE_REUSE": 2,
         "BARA_PAGE_REUSE_AFTER": 2,
         "BARA_PAGE_TIMEOUT": 15, "BARA_MAX_ATTEMPTS": 1})
     by_url = {item["url"]: item for item in out}
@@ -65,11 +66,12 @@ def test_reused_tabs_keep_pages_apart_each_in_its_own_window(tmp_path: Path, sit
         item, name = by_url[site.url(path)], _name(path)
         images = sorted(m["url"] for m in item["images"])
         assert images == sorted(site.url(f"/img/{name}-{k}.png") for k in range(8)), (path, item["attempts"])
-        assert item["status"] == "ok", (path, item["attempts"])
+        assert item["status"] == "ok", (path, json.dumps(item["attempts"])[:3000])
         marks = {word for word in item["text"].replace(",", " ").split() if word.startswith("mark-")}
         assert marks == {f"mark-{name}"}, path
     stats = out.stats
     assert stats["bara/tabs/reused"] >= 1 and stats["bara/tabs/retired"] >= 1
     # the first two pages had new tabs of their own; every later one a pooled tab
     assert stats["bara/tabs/created"] + stats["bara/tabs/reused"] == len(PAGES) - 2
-    assert stats["bara/tabs/windows"] == stats["bara/tabs/created"]  # every tab in a window of its own
+    # every tab in a window of its own, the first two pages' too (a pooled tab could share their window)
+    assert stats["bara/tabs/windows"] == stats["bara/tabs/created"] + 2
