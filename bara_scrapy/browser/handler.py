@@ -1,13 +1,13 @@
 """scrapy-playwright's download handler with bara's page step: reused tabs, and its own waits.
 
-Tabs: with `BARA_PAGE_REUSE` > 0 (the default, 50), a bara page request after
+Tabs: with `BARA_PAGE_REUSE` > 0 (default 0: off), a bara page request after
 the crawl's first `BARA_PAGE_REUSE_AFTER` borrows a tab from the context's
 `PagePool` (see `pool.py`) and hands it to scrapy-playwright as `playwright_page`,
 which then neither creates nor closes it; the tab goes back
 to the pool after the download (closed instead when the download raised). Each
 pooled tab has a window of its own in the request's browser context (`windows.py`).
-`BARA_PAGE_REUSE` = 0, and the first pages: a new page per request, scrapy-playwright's
-own behaviour.
+The first pages get a one-off tab, in a window of its own too. `BARA_PAGE_REUSE` = 0:
+a new page per request, scrapy-playwright's own behaviour.
 
 Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
 for up to the navigation timeout (30 s by default) and fails the page when it
