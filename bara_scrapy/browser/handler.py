@@ -1,13 +1,16 @@
 """scrapy-playwright's download handler with bara's page step: reused tabs, and its own waits.
 
-Tabs: with `BARA_PAGE_REUSE` > 0 (default 0: off), a bara page request after
+Tabs: with `BARA_PAGE_REUSE` > 0 (the default, 50), a bara page request after
 the crawl's first `BARA_PAGE_REUSE_AFTER` borrows a tab from the context's
 `PagePool` (see `pool.py`) and hands it to scrapy-playwright as `playwright_page`,
 which then neither creates nor closes it; the tab goes back
 to the pool after the download (closed instead when the download raised). Each
 pooled tab has a window of its own in the request's browser context (`windows.py`).
-The first pages get a one-off tab, in a window of its own too. `BARA_PAGE_REUSE` = 0:
-a new page per request, scrapy-playwright's own behaviour.
+The first pages get scrapy-playwright's own new tab each (a short crawl would pay
+for windows it never reuses); the first window opens once no such tab is being
+created, so no plain tab can open in a pooled tab's window and make it a
+background tab. `BARA_PAGE_REUSE` = 0: a new page per request,
+scrapy-playwright's own behaviour.
 
 Waits: after each `PageMethod`, scrapy-playwright waits for the `load` event
 for up to the navigation timeout (30 s by default) and fails the page when it
@@ -34,7 +37,7 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
 from ..config import BaraConfig
-from .pool import PagePool, close_tab
+from .pool import PagePool
 from .windows import new_window_tab
 
 DOWNLOAD_GRACE_S = 15.0
@@ -47,6 +50,8 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.page_reuse = config.page_reuse
         self.reuse_after = config.page_reuse_after
         self.fresh_tabs = 0  # bara pages given a new tab of their own so far (the first `reuse_after`)
+        self.plain_creating = 0  # scrapy-playwright tabs being created: no window opens meanwhile
+        self._plain_done: asyncio.Condition | None = None
         # a pooled download never outlives this: navigation, the page step's deadline, the final DOM read
         self.download_bound = config.navigation_timeout + config.page_timeout + DOWNLOAD_GRACE_S
         self.create_bound = config.navigation_timeout
@@ -57,15 +62,12 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         if not meta.get("bara") or not self.page_reuse or meta.get("playwright_page"):
             plain: Response = await super()._download_request(request, spider)
             return plain
-        pool = self._page_pool(meta.get("playwright_context", "default"))
-        # the crawl's first pages: a tab each, closed after (a short crawl would not reuse pooled ones);
-        # in a window of its own too, or a later pooled tab could share its window
-        one_off = self.fresh_tabs < self.reuse_after
-        if one_off:
+        if self.fresh_tabs < self.reuse_after:  # the crawl's first pages: a short crawl would not reuse tabs
             self.fresh_tabs += 1
-            page = await self._new_tab(request, spider)
-        else:
-            page = await pool.acquire(lambda: self._new_tab(request, spider))
+            fresh: Response = await super()._download_request(request, spider)
+            return fresh
+        pool = self._page_pool(meta.get("playwright_context", "default"))
+        page = await pool.acquire(lambda: self._new_tab(request, spider))
         meta["playwright_page"] = page
         meta["playwright_include_page"] = True
         ok = False
@@ -80,8 +82,6 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             if used is not page:  # scrapy-playwright replaced a closed tab: that one is not the pool's
                 await self._release(pool, page, reusable=False)
                 await self._release(pool, used, reusable=False)
-            elif ok and one_off:
-                await close_tab(page)
             elif ok:  # reset the tab after the response went on: the page's result does not wait for it
                 pool.background(self._release(pool, page))
             else:
@@ -96,6 +96,23 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         for name in ("created", "reused", "retired", "discarded"):
             self.stats.set_value(f"bara/tabs/{name}", sum(getattr(p.stats, name) for p in self.pools.values()))
 
+    @property
+    def plain_done(self) -> asyncio.Condition:
+        if self._plain_done is None:
+            self._plain_done = asyncio.Condition()
+        return self._plain_done
+
+    async def _create_page(self, request: Request, spider: Any) -> Page:
+        """scrapy-playwright's new tab, counted: it opens in the context's last active window."""
+        self.plain_creating += 1
+        try:
+            page: Page = await super()._create_page(request, spider)
+            return page
+        finally:
+            async with self.plain_done:
+                self.plain_creating -= 1
+                self.plain_done.notify_all()
+
     async def _new_tab(self, request: Request, spider: Any) -> Page:
         """A tab of the request's context in a window of its own (`windows.py`): a tab that shares a
         window with newer tabs is a background tab to Chromium, whose frames (so scroll steps and
@@ -108,6 +125,8 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         if kwargs.get("user_data_dir"):  # a persistent context is one browser profile: scrapy-playwright's tab
             page: Page = await self._create_page(request, spider)
             return page
+        async with self.plain_done:  # a plain tab created meanwhile could open in the new window
+            await self.plain_done.wait_for(lambda: self.plain_creating == 0)
         # a new tab on a browser that just died may never answer: bounded like a navigation
         return await asyncio.wait_for(self._tab_in_own_window(request, spider), timeout=self.create_bound)
 

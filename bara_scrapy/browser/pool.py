@@ -1,8 +1,9 @@
 """Reuse browser tabs across page requests (`BARA_PAGE_REUSE` > 0): a new page per request costs CPU.
 
-Measured on the speed bench's site (300 pages, c=4, this 2-core machine): 196 pages/min and 0.53 CPU
-s/page with pooled tabs against 127 and 0.75 with a new tab per page; off by default, as many short crawls
-side by side in one process (the 50-site bench) ran 43 % longer with it (README "Speed").
+Measured on the speed bench's site (300 pages, c=4, this 2-core machine, one run): 425.8 pages/min and
+0.222 CPU s/page with pooled tabs against 269.5 and 0.264 with a new tab per page: new tabs share one
+window, where all but the newest are background tabs whose frames (so scroll steps) stall for about 1 s.
+The crawl's first `BARA_PAGE_REUSE_AFTER` pages get new tabs instead (README "Speed").
 
 A tab is lent to one request at a time. It goes back to the pool after a download that succeeded,
 reset to `about:blank` (the previous document's scripts, timers and requests end there, and its

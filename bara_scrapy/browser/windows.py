@@ -12,6 +12,7 @@ Playwright adopts the target as a page of that context.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import weakref
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page
@@ -31,6 +32,64 @@ async def target_info(context: BrowserContext, page: Page) -> dict[str, str]:
     return info
 
 
+class _Adoption:
+    """Tabs of one context that Playwright adopts, matched to the windows being opened. A window's tab is
+    created at a URL of its own (`about:blank#bara-window-N`), which its adopted page already shows: no
+    CDP round trip. A tab adopted under another URL while windows are being opened has its target id read
+    (once), in case Chromium reported the navigation late."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.context = context
+        self.by_url: dict[str, asyncio.Future[Page]] = {}
+        self.by_target: dict[str, asyncio.Future[Page]] = {}
+        self.early: weakref.WeakValueDictionary[str, Page] = weakref.WeakValueDictionary()
+        self.reading: set[asyncio.Task[None]] = set()
+        context.on("page", self._adopted)
+
+    def _adopted(self, page: Page) -> None:
+        waiter = self.by_url.get(page.url)
+        if waiter is not None:
+            if not waiter.done():
+                waiter.set_result(page)
+            return
+        if self.by_url:  # windows being opened: this may be one of them, else a pop-up
+            task = asyncio.ensure_future(self._read(page))
+            self.reading.add(task)
+            task.add_done_callback(self.reading.discard)
+
+    async def _read(self, page: Page) -> None:
+        try:
+            target_id = (await target_info(self.context, page))["targetId"]
+        except PlaywrightError:  # closed already: not ours
+            return
+        waiter = self.by_target.get(target_id)
+        if waiter is None:
+            self.early[target_id] = page  # read before `createTarget` answered
+        elif not waiter.done():
+            waiter.set_result(page)
+
+    async def open(self, session: CDPSession, context_id: str) -> Page:
+        url = f"about:blank#bara-window-{next(_WINDOW_SEQ)}"
+        waiter = self.by_url[url] = asyncio.get_running_loop().create_future()
+        target_id = ""
+        try:
+            created = await session.send("Target.createTarget", {
+                "url": url, "browserContextId": context_id, "newWindow": True})
+            target_id = created["targetId"]
+            early = self.early.pop(target_id, None)
+            if early is not None and not waiter.done():
+                waiter.set_result(early)
+            self.by_target[target_id] = waiter
+            return await waiter
+        finally:
+            self.by_url.pop(url, None)
+            self.by_target.pop(target_id, None)
+
+
+_ADOPTIONS: weakref.WeakKeyDictionary[BrowserContext, _Adoption] = weakref.WeakKeyDictionary()
+_WINDOW_SEQ = itertools.count(1)
+
+
 async def new_window_tab(browser: Browser, context: BrowserContext) -> Page:
     """A tab of `context` in a new window. A context without tabs gets an ordinary first tab (alone in
     a new window anyway), which tells the context's CDP id; else any of its tabs tells it."""
@@ -45,20 +104,9 @@ async def new_window_tab(browser: Browser, context: BrowserContext) -> Page:
         session = _BROWSER_SESSIONS.get(browser)
         if session is None:
             session = _BROWSER_SESSIONS[browser] = await browser.new_browser_cdp_session()
-    adopted: asyncio.Queue[Page] = asyncio.Queue()
-    put = adopted.put_nowait
-    context.on("page", put)
-    try:
-        created = await session.send("Target.createTarget", {
-            "url": "about:blank", "browserContextId": context_id, "newWindow": True})
-        while True:  # a pop-up of another tab may be adopted meanwhile: match the target id
-            page = await adopted.get()
-            try:
-                target_id = (await target_info(context, page))["targetId"]
-            except PlaywrightError:  # closed already: not ours
-                continue
-            if target_id == created["targetId"]:
-                await page.wait_for_load_state()  # the initial about:blank: a goto now would interrupt it
-                return page
-    finally:
-        context.remove_listener("page", put)
+        adoption = _ADOPTIONS.get(context)
+        if adoption is None:
+            adoption = _ADOPTIONS[context] = _Adoption(context)
+    page = await adoption.open(session, context_id)
+    await page.wait_for_load_state()  # the initial about:blank: a goto now would interrupt it
+    return page
