@@ -110,6 +110,28 @@ def route_verdict(url: str, *, document: bool, loaded: bool, left: bool, policy:
     return Verdict(ABORT, reason) if reason else Verdict(CONTINUE)
 
 
+def needs_lookup(url: str, *, document: bool, left: bool, policy: GuardPolicy) -> bool:
+    """Whether `route_verdict` on `url` can depend on its host's addresses: not when private networks are
+    allowed, nor for an off-scope document or a request `route_verdict` aborts before any lookup (a
+    lookup can take the resolver's whole timeout, 5 s here for some names, and the request waits for it).
+
+    >>> p = GuardPolicy("http://127.0.0.1:8000/", block_offsite=True)
+    >>> needs_lookup("http://cdn.example/a.js", document=False, left=False, policy=p)
+    False
+    >>> needs_lookup("http://cdn.example/a.js", document=False, left=False, policy=GuardPolicy("http://127.0.0.1:8000/"))
+    True
+    >>> needs_lookup("http://other.example/", document=True, left=False, policy=p)
+    False
+    """
+    if policy.allow_private:
+        return False
+    if document:
+        return in_scope(url, policy.seed, policy.scope)  # off-scope documents are left, not resolved
+    if left:
+        return False
+    return not (policy.block_offsite and url.startswith("http") and not in_scope(url, policy.seed, "domain"))
+
+
 def redirect_verdict(location: str, policy: GuardPolicy, resolve: Resolver = _no_dns) -> Verdict:
     """Whether the document may follow a redirect to `location` (an absolute URL).
 

@@ -7,9 +7,11 @@ requests cost one routing round trip as before: continue or abort. Their
 redirect hops are not routed by Playwright; Chromium's host-resolver rules
 (`pinning.py`) refuse private targets for those.
 
-Host names are looked up once per process (`asyncio.to_thread`) and cached; the
-address the guard checked is the one Chromium is pinned to only for the seed's
-host (see README "Network safety").
+Host names are looked up once per process, only when the verdict depends on
+them (`guard.needs_lookup`), on a thread pool of their own, and cached; requests
+for a host whose lookup is under way wait for that one lookup. The address the
+guard checked is the one Chromium is pinned to only for the seed's host (see
+README "Network safety").
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import APIResponse, Route
@@ -24,7 +27,18 @@ from playwright.async_api import Error as PlaywrightError
 from w3lib.url import safe_url_string
 
 from ..verify.ssrf import default_resolve, host_key, parse_literal
-from .guard import ABORT, BLANK, CANCEL, FETCH, FOLLOW, GuardPolicy, is_local_name, redirect_verdict, route_verdict
+from .guard import (
+    ABORT,
+    BLANK,
+    CANCEL,
+    FETCH,
+    FOLLOW,
+    GuardPolicy,
+    is_local_name,
+    needs_lookup,
+    redirect_verdict,
+    route_verdict,
+)
 from .session import PageSession
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -32,6 +46,10 @@ MAX_DOCUMENT_REDIRECTS = 20  # Chromium's own limit
 BLANK_HTML = "<html><body></body></html>"
 _DNS: dict[str, list[str]] = {}
 _DNS_MAX = 4096
+_LOOKUPS: dict[str, asyncio.Future[list[str]]] = {}  # lookups under way, by host
+# a slow name (the resolver's timeout) holds one thread; the event loop's default pool has cpu + 4
+_DNS_THREADS = 16
+_POOL: ThreadPoolExecutor | None = None
 _HEAD = re.compile(rb"<head[^>]*>|<!doctype[^>]*>", re.IGNORECASE)
 _ABORT_CODES = (("timeout", "timedout"), ("ECONNREFUSED", "connectionrefused"), ("ENOTFOUND", "namenotresolved"),
                 ("EAI_AGAIN", "namenotresolved"), ("ECONNRESET", "connectionreset"), ("hang up", "connectionreset"))
@@ -55,13 +73,24 @@ async def _learn(url: str, policy: GuardPolicy) -> None:
         return
     if not host or host in _DNS or parse_literal(host) or is_local_name(host) or host_key(url) in policy.allowed_hosts:
         return
-    try:
-        found = await asyncio.to_thread(default_resolve, host)
-    except (OSError, UnicodeError):
-        found = []
+    lookup = _LOOKUPS.get(host)
+    if lookup is None:
+        lookup = _LOOKUPS[host] = asyncio.ensure_future(_resolve(host))
+        lookup.add_done_callback(lambda _: _LOOKUPS.pop(host, None))
+    found = await asyncio.shield(lookup)  # a page closed meanwhile does not cancel the others' lookup
     if len(_DNS) >= _DNS_MAX:
         _DNS.clear()
     _DNS[host] = found
+
+
+async def _resolve(host: str) -> list[str]:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=_DNS_THREADS, thread_name_prefix="bara-dns")
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_POOL, default_resolve, host)
+    except (OSError, UnicodeError):
+        return []
 
 
 def abort_code(message: str) -> str:
@@ -137,9 +166,10 @@ def make_route_handler(session: PageSession, policy: GuardPolicy):  # type: igno
         req = route.request
         try:
             document = req.is_navigation_request() and req.frame.parent_frame is None
-            await _learn(req.url, policy)
-            verdict = route_verdict(req.url, document=document, loaded=session.dom_ready,
-                                    left=session.offsite_navigation is not None, policy=policy,
+            left = session.offsite_navigation is not None
+            if needs_lookup(req.url, document=document, left=left, policy=policy):
+                await _learn(req.url, policy)
+            verdict = route_verdict(req.url, document=document, loaded=session.dom_ready, left=left, policy=policy,
                                     resolve=_cached_resolve)
             if verdict.action == FETCH:
                 await _fetch_document(route, session, policy)
