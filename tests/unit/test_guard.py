@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
+from bara_scrapy.browser import route
 from bara_scrapy.browser.guard import (
     ABORT,
     BLANK,
@@ -13,11 +17,14 @@ from bara_scrapy.browser.guard import (
     FOLLOW,
     GuardPolicy,
     Verdict,
+    needs_lookup,
     redirect_verdict,
     route_verdict,
 )
 from bara_scrapy.browser.pinning import host_resolver_rules, ipv4_globs
 from bara_scrapy.browser.route import abort_code, rebase
+
+from ..aio import aio
 
 SEED = "http://127.0.0.1:8000/"
 P = GuardPolicy(SEED)
@@ -114,3 +121,30 @@ def test_rebase_and_abort_codes() -> None:
         b"<html><head><script>history.replaceState")
     assert abort_code("connect ECONNRESET") == "connectionreset"
     assert abort_code("something else") == "failed"
+
+
+@aio
+async def test_a_host_is_looked_up_once_while_requests_for_it_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Concurrent requests for one new host share one lookup (a slow name held every pool thread before);
+    an offsite sub-request that blocking aborts anyway is never looked up."""
+    calls: list[str] = []
+    release = threading.Event()
+
+    def slow_resolve(host: str) -> list[str]:
+        calls.append(host)
+        release.wait(30)
+        return DNS[host]
+
+    monkeypatch.setattr(route, "default_resolve", slow_resolve)
+    monkeypatch.setattr(route, "_DNS", {})
+
+    waiters = [asyncio.ensure_future(route._learn(f"http://cdn.test/{k}.js", P)) for k in range(5)]
+    while not calls:  # the one lookup has started in its thread
+        await asyncio.sleep(0.01)
+    release.set()
+    await asyncio.gather(*waiters)
+    assert calls == ["cdn.test"] and route._DNS["cdn.test"] == DNS["cdn.test"]
+    blocking = GuardPolicy(SEED, block_offsite=True)
+    assert not needs_lookup("http://cdn.test/a.js", document=False, left=False, policy=blocking)
+    assert needs_lookup("http://cdn.test/a.js", document=False, left=False, policy=P)
+    assert not needs_lookup("http://cdn.test/a.js", document=False, left=True, policy=P)
