@@ -125,12 +125,12 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         if kwargs.get("user_data_dir"):  # a persistent context is one browser profile: scrapy-playwright's tab
             page: Page = await self._create_page(request, spider)
             return page
-        async with self.plain_done:  # a plain tab created meanwhile could open in the new window
-            await self.plain_done.wait_for(lambda: self.plain_creating == 0)
         # a new tab on a browser that just died may never answer: bounded like a navigation
         return await asyncio.wait_for(self._tab_in_own_window(request, spider), timeout=self.create_bound)
 
     async def _tab_in_own_window(self, request: Request, spider: Any) -> Page:
+        async with self.plain_done:  # a plain tab created meanwhile could open in the new window
+            await self.plain_done.wait_for(lambda: self.plain_creating == 0)
         name = request.meta.setdefault("playwright_context", "default")
         async with self.context_launch_lock:
             wrapper = self.context_wrappers.get(name)
