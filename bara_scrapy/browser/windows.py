@@ -28,8 +28,21 @@ async def target_info(context: BrowserContext, page: Page) -> dict[str, str]:
     try:
         info: dict[str, str] = (await session.send("Target.getTargetInfo"))["targetInfo"]
     finally:
-        await session.detach()
+        try:
+            await session.detach()
+        except PlaywrightError:  # the tab closed meanwhile: its session went with it
+            pass
     return info
+
+
+async def _context_id(context: BrowserContext) -> str | None:
+    """The context's CDP id, read from any of its tabs that is still open (one may be closing)."""
+    for page in list(context.pages):
+        try:
+            return (await target_info(context, page))["browserContextId"]
+        except PlaywrightError:
+            continue
+    return None
 
 
 class _Adoption:
@@ -94,13 +107,12 @@ async def new_window_tab(browser: Browser, context: BrowserContext) -> Page:
     """A tab of `context` in a new window. A context without tabs gets an ordinary first tab (alone in
     a new window anyway), which tells the context's CDP id; else any of its tabs tells it."""
     async with _LOCKS.setdefault(context, asyncio.Lock()):
-        context_id = _CONTEXT_IDS.get(context)
-        if context_id is None:
-            if not context.pages:
-                page = await context.new_page()
-                _CONTEXT_IDS[context] = (await target_info(context, page))["browserContextId"]
-                return page
-            context_id = _CONTEXT_IDS[context] = (await target_info(context, context.pages[0]))["browserContextId"]
+        context_id = _CONTEXT_IDS.get(context) or await _context_id(context)
+        if context_id is None:  # no open tab to ask
+            page = await context.new_page()
+            _CONTEXT_IDS[context] = (await target_info(context, page))["browserContextId"]
+            return page
+        _CONTEXT_IDS[context] = context_id
         session = _BROWSER_SESSIONS.get(browser)
         if session is None:
             session = _BROWSER_SESSIONS[browser] = await browser.new_browser_cdp_session()
