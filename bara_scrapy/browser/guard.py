@@ -104,7 +104,7 @@ def route_verdict(url: str, *, document: bool, loaded: bool, left: bool, policy:
         return Verdict(FETCH)
     if left:
         return Verdict(ABORT, "document_left_scope")
-    if policy.block_offsite and url.startswith("http") and not in_scope(url, policy.seed, "domain"):
+    if _offsite_blocked(url, policy):
         return Verdict(ABORT, "offsite_subresource")
     reason = network_block(url, policy, resolve)
     return Verdict(ABORT, reason) if reason else Verdict(CONTINUE)
@@ -129,7 +129,12 @@ def needs_lookup(url: str, *, document: bool, left: bool, policy: GuardPolicy) -
         return in_scope(url, policy.seed, policy.scope)  # off-scope documents are left, not resolved
     if left:
         return False
-    return not (policy.block_offsite and url.startswith("http") and not in_scope(url, policy.seed, "domain"))
+    return not _offsite_blocked(url, policy)
+
+
+def _offsite_blocked(url: str, policy: GuardPolicy) -> bool:
+    """A sub-request outside the seed's domain, with `BARA_BLOCK_OFFSITE_SUBRESOURCES` on."""
+    return policy.block_offsite and url.startswith("http") and not in_scope(url, policy.seed, "domain")
 
 
 def redirect_verdict(location: str, policy: GuardPolicy, resolve: Resolver = _no_dns) -> Verdict:
