@@ -25,18 +25,38 @@ def hostile() -> Iterator[Hostile]:
     yield from hostile_servers()
 
 
+def _logged(pid: int, needle: str) -> bool:
+    """Whether the crawl `pid` has written `needle` to its LOG_FILE."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    except OSError:
+        return True  # gone: nothing more to wait for
+    log = next((a.removeprefix("LOG_FILE=") for a in args if a.startswith("LOG_FILE=")), None)
+    return log is None or (Path(log).exists() and needle in Path(log).read_text(encoding="utf-8", errors="replace"))
+
+
 def _kill_once(kind: str, sig: int = signal.SIGKILL, times: int = 1, sent: list[float] | None = None) -> object:
-    """A route handler that, on its first hit, sends `sig` to the crawl's `kind` processes."""
+    """A route handler that, on its first hit, sends `sig` to the crawl's `kind` processes, `times` times.
+
+    A signal is sent again only once the crawl logged the previous one: two SIGINTs sent back to back
+    can reach the process as one pending signal, and Scrapy then shuts down gracefully (about 21 s here)
+    instead of at once.
+    """
     def handler(info: RequestInfo) -> Route:
         if info.hits == 1:
-            for _ in range(times):
+            if sent is not None:
+                sent.append(time.monotonic())
+            for n in range(times):
                 for pid in crawl_processes(kind):
+                    if n:  # wait (bounded) for the previous signal to be handled
+                        acknowledged = threading.Event()
+                        for _ in range(200):
+                            if _logged(pid, "Received SIGINT") or acknowledged.wait(0.05):
+                                break
                     try:
                         os.kill(pid, sig)
                     except ProcessLookupError:
                         pass
-            if sent is not None:
-                sent.append(time.monotonic())
         return Route(b"", status=204)
     return handler
 
