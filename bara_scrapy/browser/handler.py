@@ -18,6 +18,22 @@ never comes. bara's `explore` already waits for `load` within the page's hard
 deadline and then works with what is there (long-polling pages, endless
 resources), so for bara page requests the methods run without that extra wait.
 
+Bounds: on a browser or renderer that just died, Playwright calls can wait for
+an answer that never comes (seen in CI: after a renderer was killed, the page
+that scrapy-playwright retried on a new tab never ended; a stopped browser does
+the same to every call). A new tab is
+therefore bounded by the navigation timeout (a late tab is closed when it comes,
+which frees its slot of the context's semaphore), and a bara page download as a
+whole by creation + navigation + the page deadline + a grace; running out raises
+`BrowserNotAnswering`, which reflection reads as a browser crash and retries.
+
+Listener errors: scrapy-playwright's response listener reads the headers of a
+response whose page or browser may just have died (`TargetClosedError`).
+Playwright logs such an error with its traceback and raises it again from the
+next call of any page of the crawl. Each tab therefore has an `error` listener
+(Playwright's own hook for listener errors): a closed target is one debug line,
+anything else is logged with its traceback, and no innocent page gets the error.
+
 Relies on `_create_page`, `_download_request`, `_apply_page_methods`, `_close`,
 `_create_browser_context`, `context_launch_lock`, `context_wrappers` (and their
 `semaphore`), `_make_close_page_callback`, `browser`, `_increment_request_stats`,
@@ -27,8 +43,11 @@ Relies on `_create_page`, `_download_request`, `_apply_page_methods`, `_close`,
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable
 from typing import Any
 
+from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Page
 from scrapy import Request
 from scrapy.crawler import Crawler
@@ -41,6 +60,13 @@ from .pool import PagePool
 from .windows import new_window_tab
 
 DOWNLOAD_GRACE_S = 15.0
+
+logger = logging.getLogger(__name__)
+
+
+class BrowserNotAnswering(Exception):
+    """A Playwright call on a browser that stopped answering ran out of its bound. Not a `TimeoutError`:
+    Scrapy's RetryMiddleware would retry it at once, on the same browser; reflection retries it."""
 
 
 class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
@@ -56,16 +82,16 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.download_bound = config.navigation_timeout + config.page_timeout + DOWNLOAD_GRACE_S
         self.create_bound = config.navigation_timeout
         self.pools: dict[str, PagePool] = {}
+        self.tabs: dict[Request, Page] = {}  # the tab scrapy-playwright created for a bara request in flight
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
         meta = request.meta
-        if not meta.get("bara") or not self.page_reuse or meta.get("playwright_page"):
+        if not meta.get("bara") or meta.get("playwright_page"):
             plain: Response = await super()._download_request(request, spider)
             return plain
-        if self.fresh_tabs < self.reuse_after:  # the crawl's first pages: a short crawl would not reuse tabs
+        if not self.page_reuse or self.fresh_tabs < self.reuse_after:  # a short crawl would not reuse tabs
             self.fresh_tabs += 1
-            fresh: Response = await super()._download_request(request, spider)
-            return fresh
+            return await self._bounded_download(request, spider)
         pool = self._page_pool(meta.get("playwright_context", "default"))
         page = await pool.acquire(lambda: self._new_tab(request, spider))
         meta["playwright_page"] = page
@@ -77,6 +103,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             ok = True
             return response
         finally:
+            self.tabs.pop(request, None)
             used = meta.pop("playwright_page", page)
             meta.pop("playwright_include_page", None)
             if used is not page:  # scrapy-playwright replaced a closed tab: that one is not the pool's
@@ -86,6 +113,22 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
                 pool.background(self._release(pool, page))
             else:
                 await self._release(pool, page, reusable=False)
+
+    async def _bounded_download(self, request: Request, spider: Any) -> Response:
+        """scrapy-playwright's download with a new tab, bounded: its tab is closed when the bound runs out."""
+        try:
+            response: Response = await asyncio.wait_for(super()._download_request(request, spider),
+                                                        timeout=self.create_bound + self.download_bound)
+            return response
+        except TimeoutError:  # the bound above ran out
+            page = self.tabs.get(request)
+            if page is not None:  # closing waits for the browser: not this request
+                _close_quietly(page)
+            raise BrowserNotAnswering(
+                f"browser not answering: page download exceeded {self.create_bound + self.download_bound:.0f}s"
+            ) from None
+        finally:
+            self.tabs.pop(request, None)
 
     async def _release(self, pool: PagePool, page: Page, reusable: bool = True) -> None:
         await pool.release(page, reusable=reusable)
@@ -106,12 +149,29 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         """scrapy-playwright's new tab, counted: it opens in the context's last active window."""
         self.plain_creating += 1
         try:
-            page: Page = await super()._create_page(request, spider)
+            page: Page = await self._bounded_tab(super()._create_page(request, spider))
+            _catch_listener_errors(page)
+            if request.meta.get("bara"):
+                self.tabs[request] = page
             return page
         finally:
             async with self.plain_done:
                 self.plain_creating -= 1
                 self.plain_done.notify_all()
+
+    async def _bounded_tab(self, create: Awaitable[Page]) -> Page:
+        """The tab `create` makes, within `create_bound`. Not cancelled when the bound runs out (a
+        cancelled `new_page` would keep its semaphore slot): the late tab is closed when it comes."""
+        task = asyncio.ensure_future(create)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.create_bound)
+        except BaseException:
+            task.add_done_callback(_close_late_tab)
+            raise
+        if task not in done:
+            task.add_done_callback(_close_late_tab)
+            raise BrowserNotAnswering(f"browser not answering: no new tab within {self.create_bound:.0f}s")
+        return task.result()
 
     async def _new_tab(self, request: Request, spider: Any) -> Page:
         """A tab of the request's context in a window of its own (`windows.py`): a tab that shares a
@@ -125,8 +185,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         if kwargs.get("user_data_dir"):  # a persistent context is one browser profile: scrapy-playwright's tab
             page: Page = await self._create_page(request, spider)
             return page
-        # a new tab on a browser that just died may never answer: bounded like a navigation
-        return await asyncio.wait_for(self._tab_in_own_window(request, spider), timeout=self.create_bound)
+        return await self._bounded_tab(self._tab_in_own_window(request, spider))
 
     async def _tab_in_own_window(self, request: Request, spider: Any) -> Page:
         async with self.plain_done:  # a plain tab created meanwhile could open in the new window
@@ -144,6 +203,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             wrapper.semaphore.release()
             raise
         page.on("close", self._make_close_page_callback(name))
+        _catch_listener_errors(page)
         if self.config.navigation_timeout_ms is not None:
             page.set_default_navigation_timeout(self.config.navigation_timeout_ms)
         page.on("request", self._increment_request_stats)
@@ -170,3 +230,28 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         for method in request.meta.get("playwright_page_methods") or ():
             if isinstance(method, PageMethod) and callable(method.method):
                 method.result = await method.method(page, *method.args, **method.kwargs)
+
+
+def _close_late_tab(task: asyncio.Future[Page]) -> None:
+    """Close a tab that came after its creation's bound ran out (nobody waits for it any more)."""
+    if task.cancelled() or task.exception() is not None:
+        return
+    _close_quietly(task.result())
+
+
+def _close_quietly(page: Page) -> None:
+    """Close `page` without waiting; its failure (a dead browser's tab) is nobody's concern."""
+    closing = asyncio.ensure_future(page.close())
+    closing.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+def _catch_listener_errors(page: Page) -> None:
+    """Route the errors of `page`'s event listeners to `_listener_error` (see the module docstring)."""
+    page._impl_obj.on("error", _listener_error)
+
+
+def _listener_error(error: BaseException) -> None:
+    if isinstance(error, TargetClosedError):  # the page or browser closed under a listener: expected
+        logger.debug("page event listener: %s", str(error).splitlines()[0] if str(error) else "target closed")
+    else:
+        logger.error("Error in a page event listener", exc_info=error)

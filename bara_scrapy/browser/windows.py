@@ -83,7 +83,8 @@ class _Adoption:
 
     async def open(self, session: CDPSession, context_id: str) -> Page:
         url = f"about:blank#bara-window-{next(_WINDOW_SEQ)}"
-        waiter = self.by_url[url] = asyncio.get_running_loop().create_future()
+        waiter: asyncio.Future[Page] = asyncio.get_running_loop().create_future()
+        self.by_url[url] = waiter
         target_id = ""
         try:
             created = await session.send("Target.createTarget", {

@@ -15,7 +15,8 @@ offsite_redirect  final         the scope guard blocked an off-scope navigation
 ssrf_blocked      final         a document redirect to a private address was refused
 redirect_loop     final         more than 20 document redirects
 not_html          final         non-HTML Content-Type, or navigation became a download
-browser_crash     recoverable   "Target crashed", page/browser closed
+browser_crash     recoverable   "Target crashed", page/browser closed or not
+                                answering
 timeout           recoverable   Playwright/Scrapy timeouts, net::ERR_TIMED_OUT
 navigation_error  recoverable*  other net::ERR_* / connection errors
 http_error        recoverable*  status >= 400; only 408, 429 and 5xx are retried
@@ -77,6 +78,7 @@ _CRASH_PHRASES = (
     "has been closed",
     "browser has disconnected",
     "browser closed",
+    "browser not answering",  # a bounded Playwright call on a dead browser (browser/handler.py)
 )
 
 

@@ -35,6 +35,36 @@ def _logged(pid: int, needle: str) -> bool:
     return log is None or (Path(log).exists() and needle in Path(log).read_text(encoding="utf-8", errors="replace"))
 
 
+def _wait_logged(pids: list[int], needle: str, seconds: float) -> None:
+    """Poll (bounded) until every crawl in `pids` has logged `needle`."""
+    pause = threading.Event()  # never set: a 50 ms wait between reads of the log
+    for _ in range(int(seconds / 0.05)):
+        if all(_logged(pid, needle) for pid in pids):
+            return
+        pause.wait(0.05)
+
+
+def _freeze_browser(resume_on: str) -> object:
+    """A route handler that, on its first hit, stops (SIGSTOP) the crawl's browser: every Playwright
+    call then waits for an answer. The browser is resumed once the crawl logged `resume_on`."""
+    def handler(info: RequestInfo) -> Route:
+        if info.hits == 1:
+            crawls, browsers = crawl_processes("crawl"), crawl_processes("browser")
+            for pid in browsers:
+                os.kill(pid, signal.SIGSTOP)
+
+            def resume() -> None:
+                _wait_logged(crawls, resume_on, seconds=150)
+                for pid in browsers:
+                    try:
+                        os.kill(pid, signal.SIGCONT)
+                    except ProcessLookupError:
+                        pass
+            threading.Thread(target=resume, daemon=True).start()
+        return Route(b"", status=204)
+    return handler
+
+
 def _kill_once(kind: str, sig: int = signal.SIGKILL, times: int = 1, sent: list[float] | None = None) -> object:
     """A route handler that, on its first hit, sends `sig` to the crawl's `kind` processes, `times` times.
 
@@ -49,10 +79,7 @@ def _kill_once(kind: str, sig: int = signal.SIGKILL, times: int = 1, sent: list[
             for n in range(times):
                 for pid in crawl_processes(kind):
                     if n:  # wait (bounded) for the previous signal to be handled
-                        acknowledged = threading.Event()
-                        for _ in range(200):
-                            if _logged(pid, "Received SIGINT") or acknowledged.wait(0.05):
-                                break
+                        _wait_logged([pid], "Received SIGINT", seconds=10)
                     try:
                         os.kill(pid, sig)
                     except ProcessLookupError:
@@ -78,6 +105,28 @@ def test_renderer_crash_and_browser_killed_mid_crawl(tmp_path: Path, hostile: Ho
     for path in ("/renderer-crash", "/browser-killed"):  # the page in flight was fetched again
         assert h.server.hits[path] >= 2, dict(h.server.hits)
     assert h.log_text.count("Launching browser chromium") == 2  # relaunched once, after the kill
+    assert all(i["status"] == "ok" for i in items.values()), {p: i["error"] for p, i in items.items()}
+
+
+@pytest.mark.browser
+def test_browser_that_stops_answering_does_not_hold_the_crawl(tmp_path: Path, hostile: Hostile) -> None:
+    """Seen in CI: after a renderer was killed, a new tab never came and the crawl hung at 8 of 9
+    pages. Here the whole browser stops answering (SIGSTOP) while a page loads. A new tab is bounded
+    by the navigation timeout and a page download by creation + navigation + the page deadline + a
+    grace; the page fails as `browser_crash` ("browser not answering") and is retried. The browser
+    is resumed once such a failure was logged, so the retries succeed and every page ends once."""
+    h = hostile
+    for name in "abc":
+        h.add(f"/{name}", page(f"Plain page {name} of the frozen-browser test, with enough words to read."))
+    h.add("/freeze", handler=_freeze_browser(resume_on="browser_crash"), link=False)
+    h.add("/frozen", page("The browser stops answering while this page loads.", extra='<img src="/freeze">'))
+    items = h.crawl(tmp_path, args={"max_attempts": 4},
+                    settings={"BARA_NAVIGATION_TIMEOUT": 3, "BARA_PAGE_TIMEOUT": 3, "CONCURRENT_REQUESTS": 2},
+                    bound=150, name="frozen browser")
+    assert h.server.hits["/freeze"] >= 1
+    assert sorted(items) == sorted(["/", *h.links])  # every expected page, once
+    errors = [a["error"] for i in items.values() for a in i["attempts"] if a["error"]]
+    assert any("browser not answering" in e for e in errors), errors
     assert all(i["status"] == "ok" for i in items.values()), {p: i["error"] for p, i in items.items()}
 
 
