@@ -133,9 +133,12 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
             return
         location = response.headers.get("location")
         if response.status not in REDIRECT_STATUSES or not location:
-            await _fulfil(route, response, session, asked, current)
+            try:
+                await _fulfil(route, response, session, asked, current)
+            finally:  # else the driver keeps the body until the context closes: memory grows with every page
+                await _dispose(response)
             return
-        await response.dispose()
+        await _dispose(response)
         target = safe_url_string(urljoin(current, location))
         await _learn(target, policy)
         verdict = redirect_verdict(target, policy, _cached_resolve)
@@ -146,6 +149,13 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
         current = target
     session.leave(current, "redirect_loop")
     await route.fulfill(status=200, content_type="text/html", body=BLANK_HTML)
+
+
+async def _dispose(response: APIResponse) -> None:
+    try:
+        await response.dispose()
+    except PlaywrightError:
+        pass  # the context closed meanwhile: the body went with it
 
 
 async def _fulfil(route: Route, response: APIResponse, session: PageSession, asked: str, final: str) -> None:

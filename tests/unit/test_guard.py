@@ -23,6 +23,7 @@ from bara_scrapy.browser.guard import (
 )
 from bara_scrapy.browser.pinning import host_resolver_rules, ipv4_globs
 from bara_scrapy.browser.route import abort_code, rebase
+from bara_scrapy.browser.session import PageSession
 
 from ..aio import aio
 
@@ -148,3 +149,46 @@ async def test_a_host_is_looked_up_once_while_requests_for_it_wait(monkeypatch: 
     assert not needs_lookup("http://cdn.test/a.js", document=False, left=False, policy=blocking)
     assert needs_lookup("http://cdn.test/a.js", document=False, left=False, policy=P)
     assert not needs_lookup("http://cdn.test/a.js", document=False, left=True, policy=P)
+
+
+class FakeResponse:
+    def __init__(self, status: int, location: str | None = None) -> None:
+        self.status = status
+        self.headers = {"location": location} if location else {"content-type": "text/html"}
+        self.disposed = False
+
+    async def body(self) -> bytes:
+        return b"<html><head><title>t</title></head></html>"
+
+    async def dispose(self) -> None:
+        self.disposed = True
+
+
+class FakeRoute:
+    def __init__(self, url: str, answers: dict[str, FakeResponse]) -> None:
+        self.request = type("Req", (), {"url": url})()
+        self.answers = answers
+        self.fulfilled: list[dict[str, object]] = []
+
+    async def fetch(self, url: str, **_: object) -> FakeResponse:
+        return self.answers[url]
+
+    async def fulfill(self, **kwargs: object) -> None:
+        self.fulfilled.append(kwargs)
+
+    async def abort(self, code: str) -> None:
+        raise AssertionError(f"aborted: {code}")
+
+
+@aio
+async def test_every_fetched_document_body_is_disposed_after_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver keeps a `route.fetch` body until the context closes unless it is disposed: over a
+    2,000-page crawl the Playwright driver grew by 155 MB before this (perf site, c=4)."""
+    monkeypatch.setattr(route, "_DNS", {"127.0.0.1": ["127.0.0.1"]})
+    hop, final = FakeResponse(302, location="/home"), FakeResponse(200)
+    fake = FakeRoute(SEED, {SEED: hop, SEED + "home": final})
+    session = PageSession(seed=SEED, scope="host", page_url=SEED, allow_private=True, deadline=1e12)
+    await route._fetch_document(fake, session, GuardPolicy(SEED, allow_private=True))  # type: ignore[arg-type]
+    assert len(fake.fulfilled) == 1 and fake.fulfilled[0]["response"] is final
+    assert hop.disposed and final.disposed
+    assert session.redirected_to == SEED + "home"
