@@ -98,8 +98,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         meta["playwright_include_page"] = True
         ok = False
         try:
-            response: Response = await asyncio.wait_for(super()._download_request(request, spider),
-                                                        timeout=self.download_bound)
+            response = await _within(super()._download_request(request, spider), self.download_bound)
             ok = True
             return response
         finally:
@@ -117,16 +116,12 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
     async def _bounded_download(self, request: Request, spider: Any) -> Response:
         """scrapy-playwright's download with a new tab, bounded: its tab is closed when the bound runs out."""
         try:
-            response: Response = await asyncio.wait_for(super()._download_request(request, spider),
-                                                        timeout=self.create_bound + self.download_bound)
-            return response
-        except TimeoutError:  # the bound above ran out
+            return await _within(super()._download_request(request, spider), self.create_bound + self.download_bound)
+        except BrowserNotAnswering:
             page = self.tabs.get(request)
             if page is not None:  # closing waits for the browser: not this request
                 _close_quietly(page)
-            raise BrowserNotAnswering(
-                f"browser not answering: page download exceeded {self.create_bound + self.download_bound:.0f}s"
-            ) from None
+            raise
         finally:
             self.tabs.pop(request, None)
 
@@ -230,6 +225,19 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         for method in request.meta.get("playwright_page_methods") or ():
             if isinstance(method, PageMethod) and callable(method.method):
                 method.result = await method.method(page, *method.args, **method.kwargs)
+
+
+async def _within(download: Awaitable[Response], bound: float) -> Response:
+    """`download` within `bound` seconds, else BrowserNotAnswering (a TimeoutError raised inside it is
+    passed on as it is)."""
+    timeout = asyncio.timeout(bound)
+    try:
+        async with timeout:
+            return await download
+    except TimeoutError:
+        if not timeout.expired():
+            raise
+        raise BrowserNotAnswering(f"browser not answering: page download exceeded {bound:.0f}s") from None
 
 
 def _close_late_tab(task: asyncio.Future[Page]) -> None:

@@ -20,7 +20,12 @@ import pytest
 from playwright._impl._errors import TargetClosedError
 from playwright._impl.event_emitter import EventEmitter
 
-from bara_scrapy.browser.handler import BaraPlaywrightDownloadHandler, BrowserNotAnswering, _catch_listener_errors
+from bara_scrapy.browser.handler import (
+    BaraPlaywrightDownloadHandler,
+    BrowserNotAnswering,
+    _catch_listener_errors,
+    _within,
+)
 from bara_scrapy.reflection.diagnosis import AttemptOutcome, diagnose, is_retryable
 
 from ..aio import aio
@@ -57,6 +62,21 @@ async def test_a_tab_that_comes_in_time_is_returned_open() -> None:
     prompt.set_result(tab)
     assert await _bounded(prompt) is tab
     assert not tab.closed.is_set()
+
+
+@aio
+async def test_a_download_past_its_bound_is_a_browser_not_answering_and_its_own_timeouts_pass_through() -> None:
+    never: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+    with pytest.raises(BrowserNotAnswering, match="page download exceeded"):
+        await _within(never, 0.01)  # type: ignore[arg-type]
+    assert never.cancelled()
+
+    async def inner_timeout() -> object:
+        raise TimeoutError("Timeout 30000ms exceeded.")  # e.g. a wait inside scrapy-playwright
+
+    with pytest.raises(TimeoutError, match="30000ms") as caught:
+        await _within(inner_timeout(), 60)  # type: ignore[arg-type]
+    assert not isinstance(caught.value, BrowserNotAnswering)
 
 
 def test_a_browser_not_answering_reads_as_a_crash_and_is_retried() -> None:
