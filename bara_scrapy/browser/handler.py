@@ -56,12 +56,13 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
 from ..config import BaraConfig
-from .pool import PagePool
+from .pool import PagePool, close_tab
 from .windows import new_window_tab
 
 DOWNLOAD_GRACE_S = 15.0
 
 logger = logging.getLogger(__name__)
+_CLOSING: set[asyncio.Future[None]] = set()  # tabs being closed that nobody waits for
 
 
 class BrowserNotAnswering(Exception):
@@ -248,9 +249,10 @@ def _close_late_tab(task: asyncio.Future[Page]) -> None:
 
 
 def _close_quietly(page: Page) -> None:
-    """Close `page` without waiting; its failure (a dead browser's tab) is nobody's concern."""
-    closing = asyncio.ensure_future(page.close())
-    closing.add_done_callback(lambda t: t.cancelled() or t.exception())
+    """Close `page` without waiting (the pool's bounded `close_tab`, which ignores a dead browser's tab)."""
+    closing = asyncio.ensure_future(close_tab(page))
+    _CLOSING.add(closing)  # the loop keeps only a weak reference to a task
+    closing.add_done_callback(_CLOSING.discard)
 
 
 def _catch_listener_errors(page: Page) -> None:

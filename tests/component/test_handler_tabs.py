@@ -32,8 +32,15 @@ from ..aio import aio
 
 
 class LateTab:
+    """What closing a tab reads (pool.close_tab): its context's browser (None: connected), is_closed, close."""
+
+    context = SimpleNamespace(browser=None)
+
     def __init__(self) -> None:
         self.closed = asyncio.Event()
+
+    def is_closed(self) -> bool:
+        return self.closed.is_set()
 
     async def close(self) -> None:
         self.closed.set()
