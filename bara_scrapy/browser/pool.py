@@ -3,8 +3,8 @@
 Measured on the speed bench's site (300 pages, c=4, this 2-core machine, one run): 425.8 pages/min and
 0.222 CPU s/page with pooled tabs against 269.5 and 0.264 with a new tab per page: new tabs share one
 window, where all but the newest are background tabs whose frames (so scroll steps) stall for about 1 s.
-The crawl's first `BARA_PAGE_REUSE_AFTER` pages get new tabs instead. Off by default: with pooling on, the
-fault suite's crawl that kills the browser mid-crawl once hung after the relaunch (README "Speed").
+The crawl's first `BARA_PAGE_REUSE_AFTER` pages get new tabs instead. Off by default: each pooled tab keeps
+a window and its renderer, so memory grows with concurrency (about 1.55 GB at c=8; README "Speed").
 
 A tab is lent to one request at a time. It goes back to the pool after a download that succeeded,
 reset to `about:blank` (the previous document's scripts, timers and requests end there, and its
