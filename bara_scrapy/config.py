@@ -230,7 +230,7 @@ class BaraConfig:
     scroll_pause: float = setting("BARA_SCROLL_PAUSE", SCROLL_PAUSE_MS / 1000, minimum=0.0)
     page_timeout: float = setting("BARA_PAGE_TIMEOUT", 30.0, minimum=1.0)
     navigation_timeout: float = setting("BARA_NAVIGATION_TIMEOUT", 15.0, minimum=1.0)
-    page_reuse: int = setting("BARA_PAGE_REUSE", 0, minimum=0)  # pages per browser tab; 0: a new tab per page
+    page_reuse: int = setting("BARA_PAGE_REUSE", 25, minimum=0)  # pages per pooled tab; 0: a new tab per page
     page_reuse_after: int = setting("BARA_PAGE_REUSE_AFTER", 16, minimum=0)  # pages with new tabs before pooling
     block_offsite_subresources: bool = setting("BARA_BLOCK_OFFSITE_SUBRESOURCES", False)
     allow_private_networks: bool = setting("BARA_ALLOW_PRIVATE_NETWORKS", False)

@@ -56,8 +56,8 @@ class Command(ScrapyCommand):
         perf.add_argument("--perf", action="store_true", help="run the speed bench instead of the quality bench")
         perf.add_argument("--perf-pages", type=int, default=300, help="pages of the speed site (default 300)")
         perf.add_argument("--perf-concurrency", default="1,2,4,8,16", help="CONCURRENT_REQUESTS levels")
-        perf.add_argument("--perf-variants", default="floor,spider,bara,bara_noverify,bara_reuse,http",
-                          help="comma-separated subset of floor,spider,bara,bara_noverify,bara_reuse,http")
+        perf.add_argument("--perf-variants", default="floor,spider,bara,bara_noverify,bara_newtab,http",
+                          help="comma-separated subset of floor,spider,bara,bara_noverify,bara_newtab,http")
         perf.add_argument("--perf-long", type=int, default=0, metavar="N",
                           help="also a long bara crawl of N pages at c=4, PSS against pages done")
 

@@ -138,7 +138,7 @@ def test_variant_commands(tmp_path: Path) -> None:
     assert "CONCURRENT_REQUESTS=4" in bara and "CONCURRENT_REQUESTS_PER_DOMAIN=4" in bara
     assert "max_pages=12" in bara and "BARA_VERIFY_MEDIA=False" not in bara
     assert "BARA_VERIFY_MEDIA=False" in command("bara_noverify", ctx, feed, 4)
-    assert "BARA_PAGE_REUSE=50" in command("bara_reuse", ctx, feed, 4) and "BARA_PAGE_REUSE" not in " ".join(bara)
+    assert "BARA_PAGE_REUSE=0" in command("bara_newtab", ctx, feed, 4) and "BARA_PAGE_REUSE" not in " ".join(bara)
     assert command("http", ctx, feed, 1)[2] == "bara_scrapy.bench.perf.http_spider"
 
 

@@ -33,14 +33,13 @@ from .measure import become_subreaper, run_measured
 from .report import write_outputs
 from .site import PerfSite, bfs_paths, build_site, page_path, truth_images
 
-VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_reuse", "http")
-REUSE_PAGES = 50  # BARA_PAGE_REUSE of the bara_reuse variant
+VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http")
 VARIANT_NOTES = {
     "floor": "bare Playwright, one reused tab per worker, goto(load) + read the DOM, no scrolling",
     "spider": "plain scrapy-playwright spider: new page per request, wait 1 s, scroll once, wait 1 s",
-    "bara": "scrapy crawl bara (full: scrolling, reflection, media verification)",
+    "bara": "scrapy crawl bara (full: scrolling, reflection, media verification; pooled tabs, a window each)",
     "bara_noverify": "scrapy crawl bara -s BARA_VERIFY_MEDIA=False",
-    "bara_reuse": f"scrapy crawl bara -s BARA_PAGE_REUSE={REUSE_PAGES} (pooled tabs, a window each)",
+    "bara_newtab": "scrapy crawl bara -s BARA_PAGE_REUSE=0 (a new tab per page, no pooling)",
     "http": "plain Scrapy CrawlSpider + LinkExtractor over HTTP, no browser",
 }
 ROOT = Path(__file__).resolve().parents[3]  # the checkout whose bara_scrapy this is
@@ -91,8 +90,8 @@ def command(variant: str, ctx: Context, feed: Path, concurrency: int) -> list[st
            "-s", "LOG_LEVEL=WARNING", "-s", "BARA_ALLOW_PRIVATE_NETWORKS=True"]
     if variant == "bara_noverify":
         cmd += ["-s", "BARA_VERIFY_MEDIA=False"]
-    if variant == "bara_reuse":
-        cmd += ["-s", f"BARA_PAGE_REUSE={REUSE_PAGES}"]
+    if variant == "bara_newtab":
+        cmd += ["-s", "BARA_PAGE_REUSE=0"]
     return cmd
 
 

@@ -29,7 +29,7 @@ def table(rows: list[Mapping[str, Any]]) -> str:
     >>> print(table([{"variant": "http", "concurrency": 1, "pages": 3}]).splitlines()[-1])
     | http | 1 | 3 | – | – | – | – | – | – | – | – | – |
     """
-    order = {"floor": 0, "spider": 1, "bara": 2, "bara_noverify": 3, "bara_reuse": 4, "http": 5}
+    order = {"floor": 0, "spider": 1, "bara": 2, "bara_noverify": 3, "bara_newtab": 4, "http": 5}
     lines = ["| " + " | ".join(title for _, title in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     for row in sorted(rows, key=lambda r: (order.get(str(r["variant"]), 9), int(r["concurrency"]))):
         lines.append("| " + " | ".join(_cell(row.get(key)) for key, _ in COLUMNS) + " |")
