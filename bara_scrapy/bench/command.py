@@ -57,7 +57,9 @@ class Command(ScrapyCommand):
         perf.add_argument("--perf-pages", type=int, default=300, help="pages of the speed site (default 300)")
         perf.add_argument("--perf-concurrency", default="1,2,4,8,16", help="CONCURRENT_REQUESTS levels")
         perf.add_argument("--perf-variants", default="floor,spider,bara,bara_noverify,bara_newtab,http",
-                          help="comma-separated subset of floor,spider,bara,bara_noverify,bara_newtab,http")
+                          help="comma-separated subset of floor,spider,bara,bara_noverify,bara_newtab,http and "
+                               "the floor plus bara's browser steps: floor_route,floor_guard,floor_quiet,"
+                               "floor_scroll,floor_window")
         perf.add_argument("--perf-long", type=int, default=0, metavar="N",
                           help="also a long bara crawl of N pages at c=4, PSS against pages done")
 

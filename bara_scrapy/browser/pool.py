@@ -5,7 +5,7 @@ Measured on the speed bench's site (300 pages, c=4, this 2-core machine, one run
 window, where all but the newest are background tabs whose frames (so scroll steps) stall for about 1 s,
 and every new tab starts a renderer. The crawl's first `BARA_PAGE_REUSE_AFTER` pages get new tabs
 instead. Each pooled tab keeps a window and its renderer, so memory grows with concurrency: the project's
-`CONCURRENT_REQUESTS=4` peaks at about 1.2 GB (1.55 GB at c=8, for the same speed); retiring tabs after
+`CONCURRENT_REQUESTS=4` peaks at about 1.2 GB (1.5 GB at c=8, for the same speed); retiring tabs after
 25 pages keeps a 2,000-page crawl within +5 % (+10 % after 50; README "Speed").
 
 A tab is lent to one request at a time. It goes back to the pool after a download that succeeded,

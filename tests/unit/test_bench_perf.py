@@ -19,7 +19,8 @@ from bara_scrapy.bench.perf.figures import (
     targets,
     wasted_attempts,
 )
-from bara_scrapy.bench.perf.main import Context, command, row_figures
+from bara_scrapy.bench.perf.floor import STEPS, parse_steps
+from bara_scrapy.bench.perf.main import LADDER, Context, command, row_figures
 from bara_scrapy.bench.perf.measure import descendants, parent_of, pss_kb, run_measured
 from bara_scrapy.bench.perf.report import markdown, table
 from bara_scrapy.bench.perf.site import bfs_paths, build_site, children, depth, page_kind, render, truth_images
@@ -140,6 +141,12 @@ def test_variant_commands(tmp_path: Path) -> None:
     assert "BARA_VERIFY_MEDIA=False" in command("bara_noverify", ctx, feed, 4)
     assert "BARA_PAGE_REUSE=0" in command("bara_newtab", ctx, feed, 4) and "BARA_PAGE_REUSE" not in " ".join(bara)
     assert command("http", ctx, feed, 1)[2] == "bara_scrapy.bench.perf.http_spider"
+    # the ladder: the floor's command with one more of bara's browser steps each rung
+    floor = command("floor", ctx, feed, 4)
+    rungs = [command(v, ctx, feed, 4) for v in LADDER]
+    assert all(r[:-1] == floor for r in rungs)
+    steps = [parse_steps(r[-1]) for r in rungs]
+    assert all(a < b for a, b in zip(steps, steps[1:], strict=False)) and steps[-1] == set(STEPS)
 
 
 def test_markdown_names_the_targets() -> None:

@@ -33,7 +33,15 @@ from .measure import become_subreaper, run_measured
 from .report import write_outputs
 from .site import PerfSite, bfs_paths, build_site, page_path, truth_images
 
-VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http")
+# the floor plus bara's browser steps, one more each rung (`floor.py`): what each step costs
+LADDER = {
+    "floor_route": "route",
+    "floor_guard": "route,fetch",
+    "floor_quiet": "route,fetch,quiet",
+    "floor_scroll": "route,fetch,quiet,scroll",
+    "floor_window": "route,fetch,quiet,scroll,window",
+}
+VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http", *LADDER)
 VARIANT_NOTES = {
     "floor": "bare Playwright, one reused tab per worker, goto(load) + read the DOM, no scrolling",
     "spider": "plain scrapy-playwright spider: new page per request, wait 1 s, scroll once, wait 1 s",
@@ -41,6 +49,11 @@ VARIANT_NOTES = {
     "bara_noverify": "scrapy crawl bara -s BARA_VERIFY_MEDIA=False",
     "bara_newtab": "scrapy crawl bara -s BARA_PAGE_REUSE=0 (a new tab per page, no pooling)",
     "http": "plain Scrapy CrawlSpider + LinkExtractor over HTTP, no browser",
+    "floor_route": "the floor + a route handler continuing every request",
+    "floor_guard": "floor_route + the document fetched through the route, as the scope/SSRF guard does",
+    "floor_quiet": "floor_guard + bara's init script and its quiet wait after load",
+    "floor_scroll": "floor_quiet + bara's scroll steps to the bottom and a DOM collection (tabs share a window)",
+    "floor_window": "floor_scroll with each worker's tab in a window of its own (as bara's pooled tabs)",
 }
 ROOT = Path(__file__).resolve().parents[3]  # the checkout whose bara_scrapy this is
 Printer = Callable[[str], None]
@@ -78,8 +91,9 @@ def command(variant: str, ctx: Context, feed: Path, concurrency: int) -> list[st
     limits = ctx.perf.limits()
     dwp = [str(limits["max_depth"]), str(limits["max_width"]), str(limits["max_pages"])]
     py = [sys.executable, "-m"]
-    if variant == "floor":
-        return [*py, "bara_scrapy.bench.perf.floor", str(ctx.out / "urls.txt"), str(feed), str(concurrency)]
+    if variant == "floor" or variant in LADDER:
+        steps = [LADDER[variant]] if variant in LADDER else []
+        return [*py, "bara_scrapy.bench.perf.floor", str(ctx.out / "urls.txt"), str(feed), str(concurrency), *steps]
     if variant == "spider":
         return [*py, "bara_scrapy.bench.perf.spider", seed, str(feed), str(concurrency), *dwp]
     if variant == "http":
