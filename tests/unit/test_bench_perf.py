@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import textwrap
@@ -146,7 +147,7 @@ def test_variant_commands(tmp_path: Path) -> None:
     rungs = [command(v, ctx, feed, 4) for v in LADDER]
     assert all(r[:-1] == floor for r in rungs)
     steps = [parse_steps(r[-1]) for r in rungs]
-    assert all(a < b for a, b in zip(steps, steps[1:], strict=False)) and steps[-1] == set(STEPS)
+    assert all(a < b for a, b in itertools.pairwise(steps)) and steps[-1] == set(STEPS)
 
 
 def test_markdown_names_the_targets() -> None:
