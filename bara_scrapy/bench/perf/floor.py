@@ -69,11 +69,11 @@ async def _route(route: Any, fetch: bool) -> None:
 
 
 async def _quiet(page: Any) -> None:
-    from ...browser.waits import _STATE_JS, POLL_S, QUIET_MS, progress_of
+    from ...browser.waits import POLL_S, QUIET_MS, page_progress
 
     started = time.monotonic()
     while time.monotonic() - started < QUIET_BOUND_S:
-        state = progress_of(await page.evaluate(_STATE_JS))
+        state = await page_progress(page)
         if state.dom_quiet_ms >= QUIET_MS and not state.timers and not state.loading_images and not state.calls:
             return
         await asyncio.sleep(POLL_S)

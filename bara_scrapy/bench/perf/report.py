@@ -23,18 +23,17 @@ def _cell(value: Any) -> str:
     return "–" if value is None else str(value)
 
 
-ROW_ORDER = ("floor", "floor_route", "floor_guard", "floor_quiet", "floor_scroll", "floor_window",
-             "spider", "bara", "bara_noverify", "bara_newtab", "http")
-
 def table(rows: list[Mapping[str, Any]]) -> str:
-    """The Markdown table of all rows, ordered by variant then concurrency.
+    """The Markdown table of all rows, by variant (in the order they ran) then concurrency.
 
     >>> print(table([{"variant": "http", "concurrency": 1, "pages": 3}]).splitlines()[-1])
     | http | 1 | 3 | – | – | – | – | – | – | – | – | – |
     """
-    order = {v: i for i, v in enumerate(ROW_ORDER)}
+    order: dict[str, int] = {}
+    for row in rows:
+        order.setdefault(str(row["variant"]), len(order))
     lines = ["| " + " | ".join(title for _, title in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    for row in sorted(rows, key=lambda r: (order.get(str(r["variant"]), 9), int(r["concurrency"]))):
+    for row in sorted(rows, key=lambda r: (order[str(r["variant"])], int(r["concurrency"]))):
         lines.append("| " + " | ".join(_cell(row.get(key)) for key, _ in COLUMNS) + " |")
     return "\n".join(lines)
 
