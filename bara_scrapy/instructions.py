@@ -21,6 +21,8 @@ class Instructions(BaseModel):
 
     scroll_steps: int = Field(default=SCROLL_STEPS, ge=0, description="max viewport-sized scroll steps")
     scroll_pause_ms: int = Field(default=SCROLL_PAUSE_MS, ge=0, description="settle wait after each step")
+    scroll_all: bool = Field(default=False, description="scroll every page taller than the viewport, not only "
+                             "those where a scroll could set something off (observers, scroll listeners)")
     settle_ms: int = Field(default=500, ge=0, description="wait for quiet network/DOM before collecting")
     wait_for_selector: str | None = None
     click_handles: list[str] = Field(default_factory=list, description="CSS paths of controls to click")

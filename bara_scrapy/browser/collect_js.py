@@ -3,6 +3,8 @@
 Kept as Python source (not a data file) so the package works from a Scrapyd egg.
 """
 
+from .lazy import with_lazy_attrs
+
 COLLECT_JS = r"""
 // Collect links, media candidates and hidden-content markers from the live DOM.
 // Runs in the page (page.evaluate); returns plain JSON. Never navigates.
@@ -30,9 +32,9 @@ COLLECT_JS = r"""
     if (fig) { const cap = fig.querySelector("figcaption"); if (cap) return text(cap, 200); }
     return null;
   };
-  const LAZY_ATTRS = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-img", "data-image", "data-hi-res-src", "data-full-src"];
-  const LAZY_SET_ATTRS = ["data-srcset", "data-lazy-srcset"];
-  const looksMedia = (v) => /^(https?:|\/|\.\.?\/)|\.(png|jpe?g|gif|webp|avif|svg|mp4|webm|m3u8|mpd)(\?|#|$)/i.test(v || "");
+  const LAZY_ATTRS = __LAZY_ATTRS__;
+  const LAZY_SET_ATTRS = __LAZY_SET_ATTRS__;
+  const looksMedia = (v) => __LOOKS_MEDIA__.test(v || "");
 
   const markers = { lazy_placeholders: 0, empty_videos: 0, blob_videos: 0, feed_sentinel: false, overlays: 0, controls: [] };
 
@@ -200,6 +202,9 @@ COLLECT_JS = r"""
   // infinite-scroll sentinel still waiting near the end of the page
   for (const el of document.querySelectorAll("[id*=sentinel i], [class*=sentinel i], [data-sentinel], [class*=infinite-scroll i], [aria-busy=true]")) { markers.feed_sentinel = true; break; }
 
+  // what a scroll could set off (the init script's count; -1: no init script, so unknown)
+  markers.scroll_hooks = window.__baraScrollHooks ? window.__baraScrollHooks() : -1;
+
   return {
     title: document.title || "",
     body_text: document.body ? document.body.innerText.slice(0, 2000000) : "",
@@ -210,3 +215,4 @@ COLLECT_JS = r"""
   };
 }
 """
+COLLECT_JS = with_lazy_attrs(COLLECT_JS)

@@ -70,15 +70,24 @@ async def click(page: Page, session: PageSession, handle: str) -> bool:
         return False
 
 
-def needs_scroll(state: PageProgress, markers: dict[str, Any]) -> bool:
-    """Whether anything may be below: a document taller than the viewport, lazy placeholders, a feed sentinel.
+def needs_scroll(state: PageProgress, markers: dict[str, Any], scroll_all: bool = False) -> bool:
+    """Whether a scroll could reveal anything: lazy placeholders with no URL, a feed sentinel, or a
+    document taller than the viewport where a scroll sets something off (`scroll_hooks`: observed
+    elements out of view whose URL is not in the DOM yet, scroll listeners; -1 when unknown).
+    With `scroll_all`, every tall document is scrolled.
 
     >>> fits = PageProgress(height=700, bottom=720.0, viewport=720)
-    >>> tall = PageProgress(height=2000)
-    >>> needs_scroll(fits, {}), needs_scroll(fits, {"lazy_placeholders": 1}), needs_scroll(tall, {})
+    >>> tall = PageProgress(height=2000, bottom=720.0, viewport=720)
+    >>> needs_scroll(fits, {"scroll_hooks": 2}), needs_scroll(fits, {"lazy_placeholders": 1})
+    (False, True)
+    >>> needs_scroll(tall, {"scroll_hooks": 0}), needs_scroll(tall, {"scroll_hooks": 1}), needs_scroll(tall, {})
     (False, True, True)
+    >>> needs_scroll(tall, {"scroll_hooks": 0}, scroll_all=True), needs_scroll(tall, {"feed_sentinel": True, "scroll_hooks": 0})
+    (True, True)
     """
-    return not state.at_bottom or bool(markers.get("lazy_placeholders")) or bool(markers.get("feed_sentinel"))
+    if markers.get("lazy_placeholders") or markers.get("feed_sentinel"):
+        return True
+    return not state.at_bottom and (scroll_all or markers.get("scroll_hooks", -1) != 0)
 
 
 def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accumulator, stable: int,
@@ -96,7 +105,7 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
         return 0, False
     acc.add(await collect(page))
     state = await page_progress(page)
-    if not needs_scroll(state, acc.last.get("markers", {})):
+    if not needs_scroll(state, acc.last.get("markers", {}), ins.scroll_all):
         return 0, False
     steps, stable, step_s = 0, 0, MIN_STEP_S
     requests_seen, last_height = session.requests_total, state.height

@@ -3,9 +3,14 @@
 Pending short one-shot timers (content due in a moment: `setTimeout(render, 1500)`),
 the time since the DOM last changed (a MutationObserver), images still loading
 near the viewport, the scroll position, and the page's own `fetch`/XHR calls not
-answered yet (seen here at once, before the browser's request event reaches Python). Kept as Python source (not a data
+answered yet (seen here at once, before the browser's request event reaches Python), and what a
+scroll could set off (`__baraScrollHooks`, read by `collect_js`). Kept as Python source (not a data
 file) so the package works from a Scrapyd egg.
 """
+
+from __future__ import annotations
+
+from .lazy import with_lazy_attrs
 
 TIMERS_JS = r"""
 (() => {
@@ -64,6 +69,53 @@ TIMERS_JS = r"""
     }
     return n;
   };
+  // What a scroll of the window could set off: IntersectionObserver targets out of view whose media
+  // is not already named by a lazy URL attribute (read from the DOM without scrolling), and scroll or
+  // wheel listeners on the window or document (`window.onscroll` is read when asked).
+  const observed = new Map();  // observer -> its targets
+  const IO = window.IntersectionObserver && window.IntersectionObserver.prototype;
+  if (IO && IO.observe) {
+    const observeT = IO.observe, unobserveT = IO.unobserve, disconnectT = IO.disconnect;
+    IO.observe = function (target) {
+      if (!observed.has(this)) observed.set(this, new Set());
+      observed.get(this).add(target);
+      return observeT.call(this, target);
+    };
+    IO.unobserve = function (target) { const t = observed.get(this); if (t) t.delete(target); return unobserveT.call(this, target); };
+    IO.disconnect = function () { observed.delete(this); return disconnectT.call(this); };
+  }
+  let scrollListeners = 0;
+  const ET = window.EventTarget && window.EventTarget.prototype;
+  if (ET && ET.addEventListener) {
+    const addT = ET.addEventListener;
+    ET.addEventListener = function (type, ...rest) {
+      if (/^(scroll|wheel|mousewheel|touchmove)$/.test(String(type))
+          && (this === window || this === document || this === document.documentElement || this === document.body)) scrollListeners++;
+      return addT.call(this, type, ...rest);
+    };
+  }
+  // the lazy URL attributes collect_js reads: an <img> or <picture> carrying one is read without a scroll
+  const LAZY_ATTRS = __LAZY_ATTRS__, LAZY_SET_ATTRS = __LAZY_SET_ATTRS__;
+  const has = (el, attrs, test) => attrs.some((a) => { const v = el.getAttribute(a); return !!v && test.test(v); });
+  const ANY = /\S/;
+  const named = (el) => {
+    if (el.tagName === "IMG") return has(el, LAZY_ATTRS, __LOOKS_MEDIA__) || has(el, LAZY_SET_ATTRS, ANY);
+    if (el.tagName !== "PICTURE") return false;
+    const img = el.querySelector("img");
+    return (!!img && named(img)) || [...el.querySelectorAll("source")].some((src) => has(src, LAZY_SET_ATTRS, ANY));
+  };
+  window.__baraScrollHooks = () => {
+    let n = scrollListeners + (window.onscroll || document.onscroll ? 1 : 0);
+    const h = window.innerHeight;
+    let seen = 0;
+    for (const targets of observed.values()) for (const t of targets) {
+      if (++seen > MAX_IMAGES) return n + 1;
+      if (!t.isConnected || named(t)) continue;
+      const r = t.getBoundingClientRect();
+      if (r.top >= h || r.bottom < 0) n++;
+    }
+    return n;
+  };
   window.__baraPendingTimers = () => pending.size;
   window.__baraState = () => {
     const d = document.scrollingElement || document.documentElement;
@@ -72,3 +124,4 @@ TIMERS_JS = r"""
   };
 })();
 """
+TIMERS_JS = with_lazy_attrs(TIMERS_JS)

@@ -68,6 +68,7 @@ def _join(instructions: Sequence[Instructions]) -> Instructions:
     return Instructions(
         scroll_steps=max(i.scroll_steps for i in instructions),
         scroll_pause_ms=max(i.scroll_pause_ms for i in instructions),
+        scroll_all=any(i.scroll_all for i in instructions),
         settle_ms=max(i.settle_ms for i in instructions),
         wait_for_selector=selector,
         click_handles=handles,

@@ -122,6 +122,9 @@ class BaraSpider(Spider):
         item.markdown = extraction.markdown if usable else None
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
         item.extractor = extraction.extractor
+        if snapshot.scroll_steps:
+            self.crawler.stats.inc_value("bara/scroll/attempts")
+            self.crawler.stats.inc_value("bara/scroll/steps", snapshot.scroll_steps)
         outcome = attempt_outcome(ins, failure, item, snapshot, extraction, usable)
         seconds = round(time.time() - (state.started or time.time()), 3)
         state.history.append(Tried(outcome, seconds))  # ReflectionMiddleware reads it

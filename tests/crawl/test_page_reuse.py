@@ -1,7 +1,7 @@
 """Reused browser tabs (BARA_PAGE_REUSE): nothing carries over from one page to the next, and tabs are
 recycled, each in a window of its own.
 
-Every page keeps its lazy images (loaded by an IntersectionObserver) below tall spacers, so each page
+Every page keeps its lazy images (an IntersectionObserver builds their URLs) below tall spacers, so each page
 needs scroll steps whose frames must run, in a tab that served other pages before. Each tab has a window
 of its own: tabs sharing a window are background tabs to Chromium, all but the newest, rendered one frame
 about every 2 s (seen on the 50-site bench: pages of ~10 steps ran out of time). This fixture does not
@@ -23,10 +23,11 @@ from bara_scrapy.testing.server import Site, SiteServer
 from ..crawl_utils import run_crawl
 
 PAGES = ["/", "/p1", "/p2", "/p3", "/p4", "/p5", "/p6", "/p7"]
+# the observer builds each URL (none is in the DOM before a scroll), so the pages must be scrolled
 LAZY_JS = """<script>
 const io = new IntersectionObserver((es) => es.forEach((e) => { if (e.isIntersecting) {
-  e.target.src = e.target.dataset.src; io.unobserve(e.target); } }));
-document.querySelectorAll('img[data-src]').forEach((img) => io.observe(img));
+  e.target.src = "/img/" + e.target.dataset.key + ".png"; io.unobserve(e.target); } }));
+document.querySelectorAll('img[data-key]').forEach((img) => io.observe(img));
 </script>"""
 
 
@@ -37,7 +38,7 @@ def _name(path: str) -> str:
 def _page(path: str) -> str:
     name = _name(path)
     links = "".join(f'<a href="{p}">{_name(p)}</a> ' for p in PAGES if path == "/" and p != "/")
-    images = "".join(f'<p>figure {k}</p><div style="height:900px"></div><img data-src="/img/{name}-{k}.png" '
+    images = "".join(f'<p>figure {k}</p><div style="height:900px"></div><img data-key="{name}-{k}" '
                      f'width="64" height="48" alt="{name} figure {k}">' for k in range(8))
     return (f"<html><head><title>{name}</title></head><body><main><h1>Page {name}</h1>"
             f"<p>The marker of this page is mark-{name}, written once.</p>{links}{images}</main>"
@@ -70,6 +71,7 @@ def test_reused_tabs_keep_pages_apart_each_in_its_own_window(tmp_path: Path, sit
         marks = {word for word in item["text"].replace(",", " ").split() if word.startswith("mark-")}
         assert marks == {f"mark-{name}"}, path
     stats = out.stats
+    assert stats["bara/scroll/attempts"] >= len(PAGES)  # every page was scrolled
     assert stats["bara/tabs/reused"] >= 1 and stats["bara/tabs/retired"] >= 1
     # the first two pages had scrapy-playwright's own new tabs; every later one a pooled tab
     assert stats["bara/tabs/created"] + stats["bara/tabs/reused"] == len(PAGES) - 2

@@ -41,13 +41,20 @@ LADDER = {
     "floor_scroll": "route,fetch,quiet,scroll",
     "floor_window": "route,fetch,quiet,scroll,window",
 }
-VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http", *LADDER)
+# bara with one setting changed: what that setting costs or saves
+BARA_SETTINGS = {
+    "bara_noverify": "BARA_VERIFY_MEDIA=False",
+    "bara_newtab": "BARA_PAGE_REUSE=0",
+    "bara_scrollall": "BARA_SCROLL_ALL=True",
+}
+VARIANTS = ("floor", "spider", "bara", *BARA_SETTINGS, "http", *LADDER)
 VARIANT_NOTES = {
     "floor": "bare Playwright, one reused tab per worker, goto(load) + read the DOM, no scrolling",
     "spider": "plain scrapy-playwright spider: new page per request, wait 1 s, scroll once, wait 1 s",
     "bara": "scrapy crawl bara (full: scrolling, reflection, media verification; pooled tabs, a window each)",
     "bara_noverify": "scrapy crawl bara -s BARA_VERIFY_MEDIA=False",
     "bara_newtab": "scrapy crawl bara -s BARA_PAGE_REUSE=0 (a new tab per page, no pooling)",
+    "bara_scrollall": "scrapy crawl bara -s BARA_SCROLL_ALL=True (scroll every page taller than the viewport)",
     "http": "plain Scrapy CrawlSpider + LinkExtractor over HTTP, no browser",
     "floor_route": "the floor + a route handler continuing every request",
     "floor_guard": "floor_route + the document fetched through the route, as the scope/SSRF guard does",
@@ -102,10 +109,8 @@ def command(variant: str, ctx: Context, feed: Path, concurrency: int) -> list[st
            *(token for k, v in limits.items() for token in ("-a", f"{k}={v}")),
            "-s", f"CONCURRENT_REQUESTS={concurrency}", "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={concurrency}",
            "-s", "LOG_LEVEL=WARNING", "-s", "BARA_ALLOW_PRIVATE_NETWORKS=True"]
-    if variant == "bara_noverify":
-        cmd += ["-s", "BARA_VERIFY_MEDIA=False"]
-    if variant == "bara_newtab":
-        cmd += ["-s", "BARA_PAGE_REUSE=0"]
+    if variant in BARA_SETTINGS:
+        cmd += ["-s", BARA_SETTINGS[variant]]
     return cmd
 
 
