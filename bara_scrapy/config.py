@@ -228,7 +228,7 @@ class BaraConfig:
     browser_enabled: bool = setting("BARA_BROWSER_ENABLED", True)
     scroll_max_steps: int = setting("BARA_SCROLL_MAX_STEPS", SCROLL_STEPS, minimum=0)
     scroll_pause: float = setting("BARA_SCROLL_PAUSE", SCROLL_PAUSE_MS / 1000, minimum=0.0)
-    scroll_all: bool = setting("BARA_SCROLL_ALL", False)  # scroll every tall page, not only where a scroll sets off something
+    scroll_all: bool = setting("BARA_SCROLL_ALL", False)  # every tall page, not only where a scroll sets off something
     page_timeout: float = setting("BARA_PAGE_TIMEOUT", 30.0, minimum=1.0)
     navigation_timeout: float = setting("BARA_NAVIGATION_TIMEOUT", 15.0, minimum=1.0)
     page_reuse: int = setting("BARA_PAGE_REUSE", 25, minimum=0)  # pages per pooled tab; 0: a new tab per page

@@ -14,5 +14,7 @@ LOOKS_MEDIA = r"/^(https?:|\/|\.\.?\/)|\.(png|jpe?g|gif|webp|avif|svg|mp4|webm|m
 
 def with_lazy_attrs(js: str) -> str:
     """`js` with the placeholders __LAZY_ATTRS__, __LAZY_SET_ATTRS__ and __LOOKS_MEDIA__ filled in."""
-    return (js.replace("__LAZY_ATTRS__", json.dumps(LAZY_ATTRS)).replace("__LAZY_SET_ATTRS__", json.dumps(LAZY_SET_ATTRS))
-            .replace("__LOOKS_MEDIA__", LOOKS_MEDIA))
+    for name, value in (("__LAZY_ATTRS__", json.dumps(LAZY_ATTRS)), ("__LAZY_SET_ATTRS__", json.dumps(LAZY_SET_ATTRS)),
+                        ("__LOOKS_MEDIA__", LOOKS_MEDIA)):
+        js = js.replace(name, value)
+    return js

@@ -82,8 +82,10 @@ def needs_scroll(state: PageProgress, markers: dict[str, Any], scroll_all: bool 
     (False, True)
     >>> needs_scroll(tall, {"scroll_hooks": 0}), needs_scroll(tall, {"scroll_hooks": 1}), needs_scroll(tall, {})
     (False, True, True)
-    >>> needs_scroll(tall, {"scroll_hooks": 0}, scroll_all=True), needs_scroll(tall, {"feed_sentinel": True, "scroll_hooks": 0})
-    (True, True)
+    >>> needs_scroll(tall, {"scroll_hooks": 0}, scroll_all=True)
+    True
+    >>> needs_scroll(tall, {"feed_sentinel": True, "scroll_hooks": 0})
+    True
     """
     if markers.get("lazy_placeholders") or markers.get("feed_sentinel"):
         return True

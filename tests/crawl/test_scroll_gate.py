@@ -28,8 +28,9 @@ PAGES = {
     # the URL is in the DOM: no scroll
     "native": '<img loading="lazy" src="/img/native.png" alt="native">',
     "named": ('<img data-src="/img/named.png" alt="named"><script>const io = new IntersectionObserver((es) =>'
-              ' es.forEach((e) => { if (e.isIntersecting) { e.target.src = e.target.dataset.src; io.unobserve(e.target); }'
-              ' })); document.querySelectorAll("img[data-src]").forEach((i) => io.observe(i));</script>'),
+              ' es.forEach((e) => { if (e.isIntersecting) { e.target.src = e.target.dataset.src;'
+              ' io.unobserve(e.target); } })); document.querySelectorAll("img[data-src]").forEach((i) => io.observe(i))'
+              ';</script>'),
     # only a scroll sets it off
     "built": ('<img class="pic" data-key="built" alt="built"><script>const io = new IntersectionObserver((es) =>'
               ' es.forEach((e) => { if (e.isIntersecting) { e.target.src = "/img/" + e.target.dataset.key + ".png";'
