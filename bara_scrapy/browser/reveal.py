@@ -101,11 +101,16 @@ def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accum
     return stable >= (2 if state.timers or not waited else 1)
 
 
-async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
-    """Incremental viewport steps, each waited for only while the page is busy; stop at a quiet bottom."""
+async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator,
+                 fresh: bool = False) -> tuple[int, bool]:
+    """Incremental viewport steps, each waited for only while the page is busy; stop at a quiet bottom.
+
+    `fresh`: `acc.last` was collected just before, with nothing done since (no wait, no click).
+    """
     if ins.scroll_steps == 0:  # not scrolling is a choice, not evidence of a truncated page
         return 0, False
-    acc.add(await collect(page))
+    if not fresh:
+        acc.add(await collect(page))
     state = await page_progress(page)
     if not needs_scroll(state, acc.last.get("markers", {}), ins.scroll_all):
         return 0, False
@@ -138,19 +143,21 @@ def _controls(collected: dict[str, Any], role: str) -> list[str]:
     return [c["handle"] for c in collected.get("markers", {}).get("controls", []) if c.get("role") == role]
 
 
-async def dismiss_overlays(page: Page, session: PageSession, acc: Accumulator) -> None:
-    """Close overlays until none offers a close control (stacked banners), at most 3 passes."""
+async def dismiss_overlays(page: Page, session: PageSession, acc: Accumulator) -> bool:
+    """Close overlays until none offers a close control (stacked banners), at most 3 passes.
+    True when the last collection is the page as it is now (it ended on a pass with nothing to close)."""
     tried: set[str] = set()
     for _ in range(MAX_OVERLAY_PASSES):
         collected = await collect(page)
         acc.add(collected)
         handles = [h for h in _controls(collected, "overlay_close") if h not in tried]
         if not handles:
-            return
+            return True
         for handle in handles:
             tried.add(handle)
             await click(page, session, handle)
         await settle(page, session, 300)
+    return False
 
 
 async def click_controls(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> None:
@@ -191,10 +198,10 @@ async def reveal(page: Page, session: PageSession, ins: Instructions, acc: Accum
     reserve_s = SCROLL_RESERVE_S if ins.scroll_steps else 0.0
     await _wait_loaded(page, session, ins, reserve_s)
     await settle(page, session, ins.settle_ms, timers=True, reserve_s=reserve_s)
-    if ins.dismiss_overlays:
-        await dismiss_overlays(page, session, acc)
+    fresh = ins.dismiss_overlays and await dismiss_overlays(page, session, acc)
     if ins.click_handles:
         await click_controls(page, session, ins, acc)
-    steps, truncated = await scroll(page, session, ins, acc)
+        fresh = False
+    steps, truncated = await scroll(page, session, ins, acc, fresh)
     await settle(page, session, ins.settle_ms)
     return steps, truncated
