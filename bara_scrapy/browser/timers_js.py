@@ -8,8 +8,6 @@ scroll could set off (`__baraScrollHooks`, read by `collect_js`). Kept as Python
 file) so the package works from a Scrapyd egg.
 """
 
-from __future__ import annotations
-
 from .lazy import with_lazy_attrs
 
 TIMERS_JS = r"""
