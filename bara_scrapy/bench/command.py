@@ -28,6 +28,9 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.conf import arglist_to_dict
 
 from .corpus import CORPUS_NAME
+from .perf.variants import DEFAULT_VARIANTS as PERF_DEFAULT
+from .perf.variants import LADDER
+from .perf.variants import VARIANTS as PERF_VARIANTS
 from .runner import VARIANTS
 
 
@@ -56,10 +59,9 @@ class Command(ScrapyCommand):
         perf.add_argument("--perf", action="store_true", help="run the speed bench instead of the quality bench")
         perf.add_argument("--perf-pages", type=int, default=300, help="pages of the speed site (default 300)")
         perf.add_argument("--perf-concurrency", default="1,2,4,8,16", help="CONCURRENT_REQUESTS levels")
-        perf.add_argument("--perf-variants", default="floor,spider,bara,bara_noverify,bara_newtab,http",
-                          help="comma-separated subset of floor,spider,bara,bara_noverify,bara_newtab,http and "
-                               "the floor plus bara's browser steps: floor_route,floor_guard,floor_quiet,"
-                               "floor_scroll,floor_window")
+        perf.add_argument("--perf-variants", default=",".join(PERF_DEFAULT),
+                          help=f"comma-separated subset of {','.join(v for v in PERF_VARIANTS if v not in LADDER)} "
+                               f"and the floor plus bara's browser steps: {','.join(LADDER)}")
         perf.add_argument("--perf-long", type=int, default=0, metavar="N",
                           help="also a long bara crawl of N pages at c=4, PSS against pages done")
 
@@ -83,7 +85,6 @@ class Command(ScrapyCommand):
         ))
 
     def run_perf(self, opts: argparse.Namespace) -> None:
-        from .perf.main import VARIANTS as PERF_VARIANTS
         from .perf.main import PerfOptions, run_perf
 
         variants = tuple(v.strip() for v in opts.perf_variants.split(",") if v.strip())

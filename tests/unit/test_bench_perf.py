@@ -21,10 +21,11 @@ from bara_scrapy.bench.perf.figures import (
     wasted_attempts,
 )
 from bara_scrapy.bench.perf.floor import STEPS, parse_steps
-from bara_scrapy.bench.perf.main import LADDER, Context, command, row_figures
+from bara_scrapy.bench.perf.main import Context, command, row_figures
 from bara_scrapy.bench.perf.measure import descendants, parent_of, pss_kb, run_measured
 from bara_scrapy.bench.perf.report import markdown, table
 from bara_scrapy.bench.perf.site import bfs_paths, build_site, children, depth, page_kind, render, truth_images
+from bara_scrapy.bench.perf.variants import LADDER
 
 
 @pytest.mark.parametrize(("attempts", "wasted"), [
@@ -141,6 +142,7 @@ def test_variant_commands(tmp_path: Path) -> None:
     assert "max_pages=12" in bara and "BARA_VERIFY_MEDIA=False" not in bara
     assert "BARA_VERIFY_MEDIA=False" in command("bara_noverify", ctx, feed, 4)
     assert "BARA_PAGE_REUSE=0" in command("bara_newtab", ctx, feed, 4) and "BARA_PAGE_REUSE" not in " ".join(bara)
+    assert "BARA_SCROLL_ALL=True" in command("bara_scrollall", ctx, feed, 4) and "BARA_SCROLL_ALL" not in " ".join(bara)
     assert command("http", ctx, feed, 1)[2] == "bara_scrapy.bench.perf.http_spider"
     # the ladder: the floor's command with one more of bara's browser steps each rung
     floor = command("floor", ctx, feed, 4)

@@ -6,7 +6,7 @@ Every URL of URLS_FILE (one a line, in BFS order) is visited once by the first f
 one JSON line per page goes to FEED: url, text_chars, images, videos, links.
 
 STEPS (comma-separated, default none) adds bara's own browser steps one by one, so that the bench
-tells what each costs next to the floor (the `floor_*` variants, `main.LADDER`):
+tells what each costs next to the floor (the `floor_*` variants, `variants.LADDER`):
 
 - `route`: a route handler that continues every request (each one crosses into Python, as the
   scope/SSRF guard's does);

@@ -32,22 +32,8 @@ from .figures import (
 from .measure import become_subreaper, run_measured
 from .report import write_outputs
 from .site import PerfSite, bfs_paths, build_site, page_path, truth_images
+from .variants import BARA_SETTINGS, LADDER, VARIANTS
 
-# the floor plus bara's browser steps, one more each rung (`floor.py`): what each step costs
-LADDER = {
-    "floor_route": "route",
-    "floor_guard": "route,fetch",
-    "floor_quiet": "route,fetch,quiet",
-    "floor_scroll": "route,fetch,quiet,scroll",
-    "floor_window": "route,fetch,quiet,scroll,window",
-}
-# bara with one setting changed: what that setting costs or saves
-BARA_SETTINGS = {
-    "bara_noverify": "BARA_VERIFY_MEDIA=False",
-    "bara_newtab": "BARA_PAGE_REUSE=0",
-    "bara_scrollall": "BARA_SCROLL_ALL=True",
-}
-VARIANTS = ("floor", "spider", "bara", *BARA_SETTINGS, "http", *LADDER)
 VARIANT_NOTES = {
     "floor": "bare Playwright, one reused tab per worker, goto(load) + read the DOM, no scrolling",
     "spider": "plain scrapy-playwright spider: new page per request, wait 1 s, scroll once, wait 1 s",
