@@ -4,9 +4,11 @@ Measured on the speed bench's site (300 pages, c=4, this 2-core machine, one run
 0.264 CPU s/page with pooled tabs against 246.7 and 0.326 with a new tab per page: new tabs share one
 window, where all but the newest are background tabs whose frames (so scroll steps) stall for about 1 s,
 and every new tab starts a renderer. The crawl's first `BARA_PAGE_REUSE_AFTER` pages get new tabs
-instead. Each pooled tab keeps a window and its renderer, so memory grows with concurrency: the project's
-`CONCURRENT_REQUESTS=4` peaks at about 1.2 GB (1.5 GB at c=8, for the same speed); retiring tabs after
-25 pages keeps a 2,000-page crawl within +5 % (+10 % after 50; README "Speed").
+instead. Since pages are scrolled only where a scroll could reveal something, fewer pages wait for
+frames, and pooling gains less: 468.1 against 420.7 pages/min (sixth run). Each pooled tab keeps a window
+and its renderer, so memory grows with concurrency: the project's `CONCURRENT_REQUESTS=4` peaks at about
+1.2 GB (1.6 GB at c=8); a 2,000-page crawl grew +5 % with tabs retired after 25 pages and +10 % after
+50 in the fifth run, and +9 % after 25 in the sixth, where the renderers grow (README "Speed").
 
 A tab is lent to one request at a time. It goes back to the pool after a download that succeeded,
 reset to `about:blank` (the previous document's scripts, timers and requests end there, and its
