@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Frame, Page
 from playwright.async_api import Request as PWRequest
 from playwright.async_api import Response as PWResponse
 
@@ -60,6 +60,7 @@ class PageEvents:
         self.session = session
 
     def attach(self, page: Page) -> None:
+        page.on("framenavigated", self.on_navigated)
         page.on("request", self.on_request)
         page.on("requestfinished", self.on_done)
         page.on("requestfailed", self.on_done)
@@ -68,7 +69,24 @@ class PageEvents:
         page.on("dialog", lambda dialog: asyncio.ensure_future(quietly(dialog.dismiss())))
         page.on("popup", lambda popup: asyncio.ensure_future(quietly(popup.close())))
 
+    def on_navigated(self, frame: Frame) -> None:
+        if self.session.navigating and frame.parent_frame is None:
+            self.session.committed = True
+
+    def mine(self, req: PWRequest) -> bool:
+        """A request of this page's document: a pooled tab is not reset between pages, so until the new
+        document commits, any request but the navigation's own comes from the previous page."""
+        session = self.session
+        if session.committed:
+            return True
+        if req.is_navigation_request() and is_main_frame(req):
+            session.navigating = True
+            return True
+        return False
+
     def on_request(self, req: PWRequest) -> None:
+        if not self.mine(req):
+            return
         session = self.session
         session.pending.add(req)
         session.requests_total += 1
@@ -90,6 +108,8 @@ class PageEvents:
 
     def on_response(self, response: PWResponse) -> None:
         req = response.request
+        if not self.session.committed and req not in self.session.pending:
+            return  # the previous page's
         if req.resource_type == "document" and response.status == 200 and is_main_frame(req):
             # the document as served, for text a script removed after load (see DomExtractor)
             self.session.source_task = asyncio.ensure_future(self.keep_source(response))

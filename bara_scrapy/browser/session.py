@@ -28,6 +28,10 @@ class PageSession:
     redirected_to: str | None = None  # the in-scope URL a document redirect chain ended at
     blocked_navigation: str | None = None  # the loaded page tried to navigate off scope (cancelled)
     dom_ready: bool = False
+    # this page's document has committed: until then a reused tab still shows the previous page, and only the
+    # navigation's own requests are this page's (`events.PageEvents`)
+    committed: bool = False
+    navigating: bool = False  # the navigation's own request was seen
     source_html: str = ""
     source_task: Any = None
     blocked: int = 0

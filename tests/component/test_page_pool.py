@@ -1,6 +1,6 @@
 """PagePool: tabs lent one request at a time, reset between pages, closed after failures or `max_uses`.
 
-Driven with fake tabs (the pool only needs `goto`, `close`, `is_closed`, `on`, `context`); the real
+Driven with fake tabs (the pool only needs `evaluate`, `close`, `is_closed`, `on`, `context`); the real
 browser path is covered by tests/crawl/test_page_reuse.py.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.browser.pool import PagePool
+from bara_scrapy.browser.pool import _QUIESCE_JS, PagePool
 
 from ..aio import aio
 
@@ -40,7 +40,7 @@ class FakeTab:
         self.context = context  # the crawl's context, shared by its tabs (each in a window of its own)
         self.context.pages.append(self)
         self.n = n
-        self.urls: list[str] = []
+        self.scripts: list[str] = []  # what the pool ran in the tab's page
         self.closed = False
         self.reset_fails = reset_fails
         self.listeners: dict[str, list[Callable[[Any], None]]] = {}
@@ -55,10 +55,11 @@ class FakeTab:
     def is_closed(self) -> bool:
         return self.closed
 
-    async def goto(self, url: str) -> None:
+    async def evaluate(self, script: str) -> bool:
         if self.reset_fails:
             raise TimeoutError("reset did not answer")
-        self.urls.append(url)
+        self.scripts.append(script)
+        return True
 
     async def close(self) -> None:
         self.closed = True
@@ -87,7 +88,7 @@ async def test_a_released_tab_is_reset_and_lent_again() -> None:
     first = await pool.acquire(make)
     await pool.release(first, reusable=True)
     again = await pool.acquire(make)
-    assert again is first and first.urls == ["about:blank"]
+    assert again is first and first.scripts == [_QUIESCE_JS]
     assert (pool.stats.created, pool.stats.reused) == (1, 1)
 
 

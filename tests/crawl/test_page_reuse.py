@@ -11,14 +11,17 @@ checks the windows in Chromium).
 
 from __future__ import annotations
 
+import itertools
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.testing.media import VIDEO_TYPES, hls_manifest, image_bytes, ts_bytes
+from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
 from ..crawl_utils import run_crawl
 
@@ -78,3 +81,53 @@ def test_reused_tabs_keep_pages_apart_each_in_its_own_window(tmp_path: Path, sit
     assert stats["playwright/page_count"] == stats["bara/tabs/created"] + 2
     # every pooled tab in a window of its own
     assert stats["bara/tabs/windows"] == stats["bara/tabs/created"]
+
+
+# a page's `beforeunload` handler runs when the tab's next page starts to navigate (a pooled tab is not reset
+# between pages): its requests are the leaving page's, not the next one's
+BYE_JS = """<script>addEventListener("beforeunload", () => {
+  fetch("/bye/%(name)s.m3u8", {keepalive: true}); new Image().src = "/bye/%(name)s.png"; });</script>"""
+BYE_PAGES = ["/", "/a", "/b", "/c"]
+
+
+def _bye_page(path: str) -> str:
+    name = _name(path)
+    links = "".join(f'<a href="{p}">{_name(p)}</a> ' for p in BYE_PAGES if path == "/" and p != "/")
+    return (f"<html><head><title>{name}</title></head><body><main><h1>Page {name}</h1><p>The marker of this "
+            f"page is mark-{name}, and it says goodbye when left.</p>{links}</main>"
+            f"{BYE_JS % {'name': name}}</body></html>")
+
+
+def test_a_reused_tab_gives_the_leaving_pages_requests_to_no_other_page(tmp_path: Path) -> None:
+    """Each page after the first is served only once the previous page's goodbye manifest has been answered,
+    so that manifest's response reaches the browser while the tab still shows the previous page, in the new
+    page's session: it must not become the new page's video."""
+    site = Site()
+    said: dict[str, threading.Event] = {_name(p): threading.Event() for p in BYE_PAGES}
+    for before, path in itertools.pairwise(BYE_PAGES):
+        def doc(info: RequestInfo, path: str = path, before: str = _name(before)) -> Route:
+            return Route(_bye_page(path), delay_event=said[before] if info.hits == 1 else None)
+        site.add(path, handler=doc)
+    site.add("/", _bye_page("/"))
+    for path in BYE_PAGES:
+        name = _name(path)
+        manifest = hls_manifest([f"/bye/{name}.ts"])
+
+        def answer(out: Any, body: bytes = manifest, event: threading.Event = said[name]) -> None:
+            out.write(body)
+            out.flush()
+            event.set()
+        site.add(f"/bye/{name}.m3u8", content_type=VIDEO_TYPES["m3u8"], writer=answer)
+        site.add(f"/bye/{name}.ts", ts_bytes(name), content_type="video/mp2t")
+        site.add(f"/bye/{name}.png", image_bytes("png", name), content_type="image/png")
+    with SiteServer(site) as server:
+        out = run_crawl(server.url("/"), tmp_path=tmp_path, settings={
+            "BARA_ALLOW_PRIVATE_NETWORKS": True, "CONCURRENT_REQUESTS": 1, "BARA_PAGE_REUSE": 10,
+            "BARA_PAGE_REUSE_AFTER": 0, "BARA_PAGE_TIMEOUT": 15, "BARA_MAX_ATTEMPTS": 1})
+        assert all(server.count(f"/bye/{_name(p)}.m3u8") >= 1 for p in BYE_PAGES[:-1])  # every goodbye was said
+    by_url = {item["url"]: item for item in out}
+    assert sorted(by_url) == sorted(server.url(p) for p in BYE_PAGES)
+    assert out.stats["bara/tabs/reused"] == len(BYE_PAGES) - 1  # one tab served them all
+    for path in BYE_PAGES:
+        item = by_url[server.url(path)]
+        assert item["status"] == "ok" and item["videos"] == [] and item["images"] == [], (path, item)
