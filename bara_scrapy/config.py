@@ -231,7 +231,7 @@ class BaraConfig:
     scroll_all: bool = setting("BARA_SCROLL_ALL", False)  # every tall page, not only where a scroll sets off something
     page_timeout: float = setting("BARA_PAGE_TIMEOUT", 30.0, minimum=1.0)
     navigation_timeout: float = setting("BARA_NAVIGATION_TIMEOUT", 15.0, minimum=1.0)
-    page_reuse: int = setting("BARA_PAGE_REUSE", 25, minimum=0)  # pages per pooled tab; 0: a new tab per page
+    page_reuse: int = setting("BARA_PAGE_REUSE", 50, minimum=0)  # pages per pooled tab; 0: a new tab per page
     page_reuse_after: int = setting("BARA_PAGE_REUSE_AFTER", 16, minimum=0)  # pages with new tabs before pooling
     block_offsite_subresources: bool = setting("BARA_BLOCK_OFFSITE_SUBRESOURCES", False)
     allow_private_networks: bool = setting("BARA_ALLOW_PRIVATE_NETWORKS", False)

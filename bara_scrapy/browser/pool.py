@@ -10,6 +10,11 @@ and its renderer, so memory grows with concurrency: the project's `CONCURRENT_RE
 1.2 GB (1.6 GB at c=8); a 2,000-page crawl grew +5 % with tabs retired after 25 pages and +10 % after
 50 in the fifth run, and +9 % after 25 in the sixth, where the renderers grow (README "Speed").
 
+Tabs are retired after 50 pages (`BARA_PAGE_REUSE`) since they are quiesced rather than reset (seventh
+run, 300 pages at c=4: 620 pages/min after 50, 570–597 after 25, 660 after 100; 2,000 pages: peak PSS
+per 250 pages from page 500 +6.6 % after 50 (1168 → 1245 MB), +5.5 % after 25, +4 % after 100 but at
+1.46 GB, the driver's share growing with a tab's pages).
+
 A tab is lent to one request at a time. It goes back to the pool after a download that succeeded,
 with its page quiesced: loading stopped, timers and animation frames cleared, media paused. It is not
 navigated to `about:blank`: that second navigation per page cost 0.04 CPU s/page (seventh run, 513
