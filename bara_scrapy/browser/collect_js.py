@@ -212,6 +212,7 @@ COLLECT_JS = r"""
     candidates: cands,
     markers,
     height: document.documentElement ? document.documentElement.scrollHeight : 0,
+    progress: window.__baraState ? window.__baraState() : null,  // waits.progress_of reads it
   };
 }
 """

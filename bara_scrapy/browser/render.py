@@ -23,7 +23,7 @@ from ..snapshot import Markers, PageSnapshot
 from ..urls import in_scope
 from .events import PageEvents
 from .guard import GuardPolicy
-from .reveal import Accumulator, collect, reveal
+from .reveal import Accumulator, reveal
 from .route import make_route_handler
 from .session import PageSession
 from .timers_js import TIMERS_JS
@@ -131,14 +131,15 @@ async def _reveal_and_collect(page: Page, session: PageSession, ins: Instruction
                               acc: Accumulator) -> tuple[int, bool, dict[str, Any]]:
     started = time.monotonic()
     try:
-        steps, truncated = await asyncio.wait_for(reveal(page, session, ins, acc),
-                                                  timeout=max(session.remaining(), 0.1))
-        final = await asyncio.wait_for(collect(page), timeout=max(session.remaining(), 2.0))
+        steps, truncated, current = await asyncio.wait_for(reveal(page, session, ins, acc),
+                                                           timeout=max(session.remaining(), 0.1))
+        if current:
+            return steps, truncated, acc.last
+        final = await asyncio.wait_for(acc.collect(page), timeout=max(session.remaining(), 2.0))
     except TimeoutError:
         raise PageTimeoutError(
             f"page timeout exceeded: hard deadline hit after {time.monotonic() - started:.1f}s"
         ) from None
-    acc.add(final)
     return steps, truncated, final
 
 

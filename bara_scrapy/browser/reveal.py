@@ -43,6 +43,24 @@ class Accumulator:
     def __init__(self) -> None:
         self.candidates: dict[tuple[str, str], RawCandidate] = {}
         self.last: dict[str, Any] = {}
+        self.taken_at = 0.0  # monotonic time the last collection was asked for
+        self.touched_at = 0.0  # ... and the page was last scrolled or clicked
+
+    async def collect(self, page: Page) -> dict[str, Any]:
+        started = time.monotonic()
+        collected = await collect(page)
+        self.add(collected)
+        self.taken_at = started
+        return collected
+
+    def touched(self) -> None:
+        self.touched_at = time.monotonic()
+
+    def current(self, state: PageProgress) -> bool:
+        """The last collection is the page as it is now: taken after the last scroll or click, and the DOM has
+        not changed since it was asked for (`state`, read after it: quiet for longer than the collection's age)."""
+        age_ms = (time.monotonic() - self.taken_at) * 1000
+        return bool(self.last) and self.taken_at > self.touched_at and still_current(state, age_ms)
 
     def add(self, collected: dict[str, Any]) -> None:
         self.last = collected
@@ -68,6 +86,18 @@ async def click(page: Page, session: PageSession, handle: str) -> bool:
     except PlaywrightError as exc:
         session.errors.append(f"click failed: {type(exc).__name__}")
         return False
+
+
+def still_current(state: PageProgress, age_ms: float) -> bool:
+    """A collection `age_ms` old still holds: no DOM change since (the reading came after it) and no image
+    near the viewport loading.
+
+    >>> still_current(PageProgress(dom_quiet_ms=350.0), 120.0), still_current(PageProgress(dom_quiet_ms=80.0), 120.0)
+    (True, False)
+    >>> still_current(PageProgress(dom_quiet_ms=350.0, loading_images=1), 120.0), still_current(PageProgress(), 0.0)
+    (False, False)
+    """
+    return state.viewport > 0 and state.dom_quiet_ms >= age_ms and state.loading_images == 0
 
 
 def needs_scroll(state: PageProgress, markers: dict[str, Any], scroll_all: bool = False) -> bool:
@@ -110,8 +140,9 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
     if ins.scroll_steps == 0:  # not scrolling is a choice, not evidence of a truncated page
         return 0, False
     if not fresh:
-        acc.add(await collect(page))
-    state = await page_progress(page)
+        await acc.collect(page)
+    reading = acc.last.get("progress")  # read by the collection itself, after the page's last change
+    state = progress_of(reading) if reading else await page_progress(page)
     if not needs_scroll(state, acc.last.get("markers", {}), ins.scroll_all):
         return 0, False
     steps, stable, step_s = 0, 0, MIN_STEP_S
@@ -121,6 +152,7 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
             return steps, True
         started, requests_before = time.monotonic(), session.requests_total
         after, elapsed_ms = await page.evaluate(_SCROLL_STEP_JS)
+        acc.touched()
         steps += 1
         stepped = state = progress_of(after)
         waited = after is None or not unchanged_since(session, stepped, float(elapsed_ms), requests_before)
@@ -130,7 +162,7 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
         # collect again only when the page grew or fetched something (lazy media, feeds)
         if state.height != last_height or session.requests_total != requests_seen:
             requests_seen, last_height = session.requests_total, state.height
-            acc.add(await collect(page))
+            await acc.collect(page)
         stable = stable + 1 if state.at_bottom and not grew else 0
         if _step_done(session, state, grew, acc, stable, waited):
             return steps, False
@@ -148,14 +180,14 @@ async def dismiss_overlays(page: Page, session: PageSession, acc: Accumulator) -
     True when the last collection is the page as it is now (it ended on a pass with nothing to close)."""
     tried: set[str] = set()
     for _ in range(MAX_OVERLAY_PASSES):
-        collected = await collect(page)
-        acc.add(collected)
+        collected = await acc.collect(page)
         handles = [h for h in _controls(collected, "overlay_close") if h not in tried]
         if not handles:
             return True
         for handle in handles:
             tried.add(handle)
             await click(page, session, handle)
+            acc.touched()
         await settle(page, session, 300)
     return False
 
@@ -168,10 +200,10 @@ async def click_controls(page: Page, session: PageSession, ins: Instructions, ac
         for handle in handles:
             if clicks >= MAX_CLICKS or not await click(page, session, handle):
                 continue
+            acc.touched()
             clicks += 1
             await settle(page, session, max(ins.scroll_pause_ms, 300))
-        collected = await collect(page)
-        acc.add(collected)
+        collected = await acc.collect(page)
         if round_no == 0:
             load_more = set(_controls(collected, "load_more"))
             handles = [h for h in handles if h in load_more]  # tabs/accordions: once
@@ -193,8 +225,9 @@ async def _wait_loaded(page: Page, session: PageSession, ins: Instructions, rese
             session.errors.append("wait_for_selector timed out")
 
 
-async def reveal(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
-    """Everything before the final collection; returns (scroll steps, scroll truncated)."""
+async def reveal(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool, bool]:
+    """Everything before the final collection; returns (scroll steps, scroll truncated, whether the last
+    collection is still the page as it is: then it is the final one)."""
     reserve_s = SCROLL_RESERVE_S if ins.scroll_steps else 0.0
     await _wait_loaded(page, session, ins, reserve_s)
     await settle(page, session, ins.settle_ms, timers=True, reserve_s=reserve_s)
@@ -203,5 +236,5 @@ async def reveal(page: Page, session: PageSession, ins: Instructions, acc: Accum
         await click_controls(page, session, ins, acc)
         fresh = False
     steps, truncated = await scroll(page, session, ins, acc, fresh)
-    await settle(page, session, ins.settle_ms)
-    return steps, truncated
+    state = await settle(page, session, ins.settle_ms)
+    return steps, truncated, acc.current(state)
