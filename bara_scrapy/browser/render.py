@@ -31,7 +31,7 @@ from .timers_js import TIMERS_JS
 CONTENT_GRACE = 5.0  # the final DOM read (page.content) may take what is left of the deadline plus this
 # what `page.content()` returns (Playwright's `documentContent`), read in the page's own world: there
 # Playwright's utility script is already loaded, while `page.content()` loads its 345 KB injected
-# script into a second world of every new document (measured: about 8 % of bara's pages/min)
+# script into a second world of every new document (measured: about +3-5 % pages/min)
 _CONTENT_JS = ("() => (document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '')"
                " + (document.documentElement ? document.documentElement.outerHTML : '')")
 REDIRECT_STUB_CHARS = 200  # a page that navigates off scope with less text than this is a redirect

@@ -90,12 +90,15 @@ async def click(page: Page, session: PageSession, handle: str) -> bool:
 
 def still_current(state: PageProgress, age_ms: float) -> bool:
     """A collection `age_ms` old still holds: no DOM change since (the reading came after it) and no image
-    near the viewport loading.
+    near the viewport loading; not when the reading is empty (no init script).
 
-    >>> still_current(PageProgress(dom_quiet_ms=350.0), 120.0), still_current(PageProgress(dom_quiet_ms=80.0), 120.0)
+    >>> quiet, busy = PageProgress(dom_quiet_ms=350.0, viewport=720), PageProgress(dom_quiet_ms=80.0, viewport=720)
+    >>> still_current(quiet, 120.0), still_current(busy, 120.0)
     (True, False)
-    >>> still_current(PageProgress(dom_quiet_ms=350.0, loading_images=1), 120.0), still_current(PageProgress(), 0.0)
-    (False, False)
+    >>> still_current(PageProgress(dom_quiet_ms=350.0, loading_images=1, viewport=720), 120.0)
+    False
+    >>> still_current(PageProgress(), 0.0)
+    False
     """
     return state.viewport > 0 and state.dom_quiet_ms >= age_ms and state.loading_images == 0
 
