@@ -5,10 +5,10 @@ Measured on the speed bench's site (300 pages, c=4, this 2-core machine, one run
 window, where all but the newest are background tabs whose frames (so scroll steps) stall for about 1 s,
 and every new tab starts a renderer. The crawl's first `BARA_PAGE_REUSE_AFTER` pages get new tabs
 instead. Since pages are scrolled only where a scroll could reveal something, fewer pages wait for
-frames, and pooling gains less: 468.1 against 420.7 pages/min (sixth run). Each pooled tab keeps a window
-and its renderer, so memory grows with concurrency: the project's `CONCURRENT_REQUESTS=4` peaks at about
-1.2 GB (1.6 GB at c=8); a 2,000-page crawl grew +5 % with tabs retired after 25 pages and +10 % after
-50 in the fifth run, and +9 % after 25 in the sixth, where the renderers grow (README "Speed").
+frames, and pooling gained less: 468.1 against 420.7 pages/min (sixth run); with tabs quiesced rather
+than reset (below), 566.2 against 411.7 (seventh run). Each pooled tab keeps a window and its renderer,
+so memory grows with concurrency: the project's `CONCURRENT_REQUESTS=4` peaks at about 1.1–1.3 GB (1.4 GB
+at c=8); a 2,000-page crawl grew +5.7 to +10.3 % from page 500 in three runs (README "Speed").
 
 Tabs are retired after 50 pages (`BARA_PAGE_REUSE`) since they are quiesced rather than reset (seventh
 run, 300 pages at c=4: 620 pages/min after 50, 570–597 after 25, 660 after 100; 2,000 pages: peak PSS
