@@ -32,11 +32,6 @@ _SCROLL_STEP_JS = (
 )
 
 
-async def collect(page: Page) -> dict[str, Any]:
-    result: dict[str, Any] = await page.evaluate(COLLECT_JS)
-    return result
-
-
 class Accumulator:
     """Union of DOM candidates over every collection, in first-seen order."""
 
@@ -48,7 +43,7 @@ class Accumulator:
 
     async def collect(self, page: Page) -> dict[str, Any]:
         started = time.monotonic()
-        collected = await collect(page)
+        collected: dict[str, Any] = await page.evaluate(COLLECT_JS)
         self.add(collected)
         self.taken_at = started
         return collected
