@@ -51,11 +51,15 @@ class Accumulator:
     def touched(self) -> None:
         self.touched_at = time.monotonic()
 
+    def untouched(self) -> bool:
+        """There is a collection, taken after the page was last scrolled or clicked."""
+        return bool(self.last) and self.taken_at > self.touched_at
+
     def current(self, state: PageProgress) -> bool:
-        """The last collection is the page as it is now: taken after the last scroll or click, and the DOM has
-        not changed since it was asked for (`state`, read after it: quiet for longer than the collection's age)."""
+        """The last collection is the page as it is now: untouched since, and the DOM has not changed since it
+        was asked for (`state`, read after it: quiet for longer than the collection's age)."""
         age_ms = (time.monotonic() - self.taken_at) * 1000
-        return bool(self.last) and self.taken_at > self.touched_at and still_current(state, age_ms)
+        return self.untouched() and still_current(state, age_ms)
 
     def add(self, collected: dict[str, Any]) -> None:
         self.last = collected
@@ -129,15 +133,12 @@ def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accum
     return stable >= (2 if state.timers or not waited else 1)
 
 
-async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator,
-                 fresh: bool = False) -> tuple[int, bool]:
+async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
     """Incremental viewport steps, each waited for only while the page is busy; stop at a quiet bottom.
-
-    `fresh`: `acc.last` was collected just before, with nothing done since (no wait, no click).
-    """
+    The first decision reads the last collection when nothing was scrolled or clicked after it."""
     if ins.scroll_steps == 0:  # not scrolling is a choice, not evidence of a truncated page
         return 0, False
-    if not fresh:
+    if not acc.untouched():
         await acc.collect(page)
     reading = acc.last.get("progress")  # read by the collection itself, after the page's last change
     state = progress_of(reading) if reading else await page_progress(page)
@@ -173,21 +174,19 @@ def _controls(collected: dict[str, Any], role: str) -> list[str]:
     return [c["handle"] for c in collected.get("markers", {}).get("controls", []) if c.get("role") == role]
 
 
-async def dismiss_overlays(page: Page, session: PageSession, acc: Accumulator) -> bool:
-    """Close overlays until none offers a close control (stacked banners), at most 3 passes.
-    True when the last collection is the page as it is now (it ended on a pass with nothing to close)."""
+async def dismiss_overlays(page: Page, session: PageSession, acc: Accumulator) -> None:
+    """Close overlays until none offers a close control (stacked banners), at most 3 passes."""
     tried: set[str] = set()
     for _ in range(MAX_OVERLAY_PASSES):
         collected = await acc.collect(page)
         handles = [h for h in _controls(collected, "overlay_close") if h not in tried]
         if not handles:
-            return True
+            return
         for handle in handles:
             tried.add(handle)
             await click(page, session, handle)
             acc.touched()
         await settle(page, session, 300)
-    return False
 
 
 async def click_controls(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> None:
@@ -229,10 +228,10 @@ async def reveal(page: Page, session: PageSession, ins: Instructions, acc: Accum
     reserve_s = SCROLL_RESERVE_S if ins.scroll_steps else 0.0
     await _wait_loaded(page, session, ins, reserve_s)
     await settle(page, session, ins.settle_ms, timers=True, reserve_s=reserve_s)
-    fresh = ins.dismiss_overlays and await dismiss_overlays(page, session, acc)
+    if ins.dismiss_overlays:
+        await dismiss_overlays(page, session, acc)
     if ins.click_handles:
         await click_controls(page, session, ins, acc)
-        fresh = False
-    steps, truncated = await scroll(page, session, ins, acc, fresh)
+    steps, truncated = await scroll(page, session, ins, acc)
     state = await settle(page, session, ins.settle_ms)
     return steps, truncated, acc.current(state)
