@@ -58,14 +58,23 @@ def parse_steps(text: str) -> frozenset[str]:
 
 
 async def _route(route: Any, fetch: bool) -> None:
+    from playwright.async_api import Error as PlaywrightError
+
     request = route.request
-    if fetch and request.resource_type == "document" and request.frame.parent_frame is None:
-        response = await route.fetch(max_redirects=0)
-        await response.body()
-        await route.fulfill(response=response)
-        await response.dispose()
-    else:
-        await route.continue_()
+    try:
+        if fetch and request.resource_type == "document" and request.frame.parent_frame is None:
+            try:
+                response = await route.fetch(max_redirects=0)
+            except PlaywrightError:  # refused, unresolved, TLS to a plain port: the page fails, as in Chromium
+                await route.abort("failed")
+                return
+            await response.body()
+            await route.fulfill(response=response)
+            await response.dispose()
+        else:
+            await route.continue_()
+    except PlaywrightError:
+        pass  # the page closed meanwhile
 
 
 async def _quiet(page: Any) -> None:
