@@ -237,6 +237,9 @@ class BaraConfig:
     allow_private_networks: bool = setting("BARA_ALLOW_PRIVATE_NETWORKS", False)
     retry_after_max: float = setting("BARA_RETRY_AFTER_MAX", 30.0)  # longer Retry-After waits: RetryMiddleware's
     robots_obey: bool = setting("ROBOTSTXT_OBEY", True, scrapy=True)
+    # PLAYWRIGHT_ABORT_REQUEST or PLAYWRIGHT_PROCESS_REQUEST_HEADERS set: the guard passes sub-requests it lets
+    # through on to scrapy-playwright's request handler (else it continues them itself: one call less each)
+    playwright_request_hooks: bool = False
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     reporting: ReportingConfig = field(default_factory=ReportingConfig)
@@ -248,7 +251,8 @@ class BaraConfig:
         scope = config.scope.lower()
         if scope not in SCOPES:
             raise ConfigError(f"invalid setting BARA_SCOPE={scope!r}: one of {', '.join(SCOPES)}")
-        return replace(config, scope=scope, deny=DEFAULT_DENY + config.deny)
+        hooks = bool(settings.get("PLAYWRIGHT_ABORT_REQUEST")) or "PLAYWRIGHT_PROCESS_REQUEST_HEADERS" in settings
+        return replace(config, scope=scope, deny=DEFAULT_DENY + config.deny, playwright_request_hooks=hooks)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BaraConfig:

@@ -50,6 +50,7 @@ class RenderOptions:
     page_timeout: float
     allow_private: bool
     block_offsite: bool
+    pass_on: bool = False  # sub-requests the guard lets through go on to scrapy-playwright's request handler
 
 
 @dataclass(frozen=True)

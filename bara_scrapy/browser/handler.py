@@ -84,6 +84,16 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.create_bound = config.navigation_timeout
         self.pools: dict[str, PagePool] = {}
         self.tabs: dict[Request, Page] = {}  # the tab scrapy-playwright created for a bara request in flight
+        self.user_agent: str = crawler.settings.get("USER_AGENT") or ""
+
+    async def _create_browser_context(self, name: str, context_kwargs: dict[str, Any] | None,
+                                      spider: Any = None) -> Any:
+        """scrapy-playwright's context, which sends USER_AGENT with every request (see `context_headers`)."""
+        wrapper = await super()._create_browser_context(name=name, context_kwargs=context_kwargs, spider=spider)
+        headers = context_headers(self.user_agent, context_kwargs or {})
+        if headers is not None:
+            await wrapper.context.set_extra_http_headers(headers)
+        return wrapper
 
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
         meta = request.meta
@@ -226,6 +236,25 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         for method in request.meta.get("playwright_page_methods") or ():
             if isinstance(method, PageMethod) and callable(method.method):
                 method.result = await method.method(page, *method.args, **method.kwargs)
+
+
+def context_headers(user_agent: str, context_kwargs: dict[str, Any]) -> dict[str, str] | None:
+    """The extra headers a context sends with every request of its pages: its own and `User-Agent: USER_AGENT`,
+    so that documents (fetched by the guard with the browser's headers) and sub-requests (continued as sent)
+    name the same agent; None when the context names its own user agent, or there is no USER_AGENT.
+    Only the header: `navigator.userAgent` stays Chromium's, as with scrapy-playwright's own header handling.
+
+    >>> context_headers("bara/1", {"extra_http_headers": {"Accept-Language": "de"}})
+    {'Accept-Language': 'de', 'User-Agent': 'bara/1'}
+    >>> context_headers("bara/1", {"user_agent": "Mine/2"}), context_headers("", {})
+    (None, None)
+    >>> context_headers("bara/1", {"extra_http_headers": {"user-agent": "Mine/2"}}) is None
+    True
+    """
+    extra = dict(context_kwargs.get("extra_http_headers") or {})
+    if not user_agent or context_kwargs.get("user_agent") or any(k.lower() == "user-agent" for k in extra):
+        return None
+    return {**extra, "User-Agent": user_agent}
 
 
 async def _within(download: Awaitable[Response], bound: float) -> Response:

@@ -56,6 +56,7 @@ def page_session(request: Request) -> PageSession:
         allow_private=options.allow_private,
         deadline=time.monotonic() + options.page_timeout,
         block_offsite=options.block_offsite,
+        pass_on=options.pass_on,
     )
 
 

@@ -193,8 +193,10 @@ def make_route_handler(session: PageSession, policy: GuardPolicy):  # type: igno
             elif verdict.action == ABORT:
                 session.blocked += 1
                 await route.abort("blockedbyclient")
+            elif session.pass_on:
+                await route.fallback()  # to scrapy-playwright's handler: the user's abort or header hook
             else:
-                await route.fallback()
+                await route.continue_()  # as sent: the context carries USER_AGENT (handler.py)
         except PlaywrightError:
             pass  # page closed while routing
 

@@ -19,6 +19,7 @@ class PageSession:
     allow_private: bool
     deadline: float
     block_offsite: bool = False
+    pass_on: bool = False  # RenderOptions.pass_on
     network: list[NetworkEntry] = field(default_factory=list)
     pending: set[Any] = field(default_factory=set)  # this page's requests started and not finished
     requests_total: int = 0

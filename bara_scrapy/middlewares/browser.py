@@ -48,6 +48,7 @@ class BrowserMiddleware:
             page_timeout=self.config.page_timeout,
             allow_private=self.config.allow_private_networks,
             block_offsite=self.config.block_offsite_subresources,
+            pass_on=self.config.playwright_request_hooks,
         )
         request.meta.update(
             playwright=True,
