@@ -8,7 +8,8 @@ instead. Since pages are scrolled only where a scroll could reveal something, fe
 frames, and pooling gained less: 468.1 against 420.7 pages/min (sixth run); with tabs quiesced rather
 than reset (below), 566.2 against 411.7 (seventh run). Each pooled tab keeps a window and its renderer,
 so memory grows with concurrency: the project's `CONCURRENT_REQUESTS=4` peaks at about 1.1–1.3 GB (1.4 GB
-at c=8); a 2,000-page crawl grew +5.7 to +10.3 % from page 500 in three runs (README "Speed").
+at c=8); a 2,000-page crawl grew +5.7 to +10.3 % from page 500 in three runs of the seventh run's code and
++17 % in one run of the eighth's, the driver growing most (README "Speed").
 
 Tabs are retired after 50 pages (`BARA_PAGE_REUSE`) since they are quiesced rather than reset (seventh
 run, 300 pages at c=4: 620 pages/min after 50, 570–597 after 25, 660 after 100; 2,000 pages: peak PSS
@@ -21,7 +22,7 @@ navigated to `about:blank`: that second navigation per page cost 0.04 CPU s/page
 against 597 pages/min); the next page's own navigation replaces the document, and until it commits the
 old page's requests (its `beforeunload` handlers) are not the new page's (`events.PageEvents.mine`).
 After a failure, or after `max_uses` pages, a tab is closed, so a page that misbehaved never serves
-another and a long crawl's memory stays flat. The number of open tabs never exceeds
+another and a long crawl's memory stays bounded (under 1.5 GB at c=4). The number of open tabs never exceeds
 `limit` (scrapy-playwright's `PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`).
 """
 
