@@ -233,6 +233,7 @@ class BaraConfig:
     navigation_timeout: float = setting("BARA_NAVIGATION_TIMEOUT", 15.0, minimum=1.0)
     page_reuse: int = setting("BARA_PAGE_REUSE", 50, minimum=0)  # pages per pooled tab; 0: a new tab per page
     page_reuse_after: int = setting("BARA_PAGE_REUSE_AFTER", 16, minimum=0)  # pages with new tabs before pooling
+    driver_heap_mb: int = setting("BARA_DRIVER_HEAP_MB", 512, minimum=0)  # Playwright driver's V8 heap limit; 0: Node's
     block_offsite_subresources: bool = setting("BARA_BLOCK_OFFSITE_SUBRESOURCES", False)
     allow_private_networks: bool = setting("BARA_ALLOW_PRIVATE_NETWORKS", False)
     retry_after_max: float = setting("BARA_RETRY_AFTER_MAX", 30.0)  # longer Retry-After waits: RetryMiddleware's

@@ -56,6 +56,7 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
 from ..config import BaraConfig
+from .driver import driver_environ
 from .pool import PagePool, close_tab
 from .windows import new_window_tab
 
@@ -85,6 +86,12 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.pools: dict[str, PagePool] = {}
         self.tabs: dict[Request, Page] = {}  # the tab scrapy-playwright created for a bara request in flight
         self.user_agent: str = crawler.settings.get("USER_AGENT") or ""
+        self.driver_heap_mb = config.driver_heap_mb
+
+    async def _launch(self) -> None:
+        """scrapy-playwright's launch, its driver's heap limited (`driver.py`)."""
+        with driver_environ(self.driver_heap_mb):
+            await super()._launch()
 
     async def _create_browser_context(self, name: str, context_kwargs: dict[str, Any] | None,
                                       spider: Any = None) -> Any:
