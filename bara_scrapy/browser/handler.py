@@ -34,7 +34,12 @@ next call of any page of the crawl. Each tab therefore has an `error` listener
 (Playwright's own hook for listener errors): a closed target is one debug line,
 anything else is logged with its traceback, and no innocent page gets the error.
 
-Relies on `_create_page`, `_download_request`, `_apply_page_methods`, `_close`,
+One handler: Scrapy makes a download handler per scheme, and scrapy-playwright's starts a Playwright
+driver in each at once; `from_crawler` gives http and https the crawl's one handler (one driver, and
+one browser and tab pool for pages of both schemes), closed once. The driver starts with a bounded
+V8 heap (`driver.py`).
+
+Relies on `_create_page`, `_launch`, `_download_request`, `_apply_page_methods`, `_close`,
 `_create_browser_context`, `context_launch_lock`, `context_wrappers` (and their
 `semaphore`), `_make_close_page_callback`, `browser`, `_increment_request_stats`,
 `_increment_response_stats` and `config` of scrapy-playwright 0.0.48 (pinned).
@@ -44,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable
 from typing import Any
 
@@ -64,6 +70,7 @@ DOWNLOAD_GRACE_S = 15.0
 
 logger = logging.getLogger(__name__)
 _CLOSING: set[asyncio.Future[None]] = set()  # tabs being closed that nobody waits for
+_SHARED: weakref.WeakKeyDictionary[Crawler, BaraPlaywrightDownloadHandler] = weakref.WeakKeyDictionary()
 
 
 class BrowserNotAnswering(Exception):
@@ -87,6 +94,23 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.tabs: dict[Request, Page] = {}  # the tab scrapy-playwright created for a bara request in flight
         self.user_agent: str = crawler.settings.get("USER_AGENT") or ""
         self.driver_heap_mb = config.driver_heap_mb
+        self._closed: asyncio.Future[None] | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BaraPlaywrightDownloadHandler:
+        """The crawl's one handler, for http and https alike. Scrapy makes a handler per scheme, and each of
+        scrapy-playwright's starts a Playwright driver at once (a Node.js process, idle all crawl long on
+        a site of one scheme), and a browser and a tab pool of its own for pages of its scheme."""
+        handler = _SHARED.get(crawler)
+        if not isinstance(handler, cls):
+            handler = _SHARED[crawler] = cls(crawler)
+        return handler
+
+    async def close(self) -> None:
+        """scrapy-playwright's close, once (Scrapy closes the shared handler once per scheme)."""
+        if self._closed is None:
+            self._closed = asyncio.ensure_future(super().close())
+        await self._closed
 
     async def _launch(self) -> None:
         """scrapy-playwright's launch, its driver's heap limited (`driver.py`)."""
