@@ -1,8 +1,8 @@
 """Playwright's driver (a Node.js process): its V8 heap limit, `BARA_DRIVER_HEAP_MB`.
 
-V8 lets a heap grow by a factor between full collections that depends on the heap's limit: 4 for a
-limit of a gigabyte or more (Node's default on a machine with a few GB of memory), down to about 1.3
-near 128 MB. The driver's live objects are few (the pages in flight, their requests), but with the
+V8 lets a heap grow between full collections by a factor that it sets from the heap's limit: the
+largest from a limit of 1 GB up (Node's default limit on a machine with a few GB of memory is larger),
+smaller down to 128 MB (V8's `heap-controller.h`, `kMinSize`/`kMaxSize`). The driver's live objects are few (the pages in flight, their requests), but with the
 default factor a 2,000-page crawl's driver grew from about 240 MB (PSS) at page 500 to about 300 MB,
 the largest steady part of the crawl's memory growth. With a limit of 512 MB it collects sooner and
 stays at 235-250 MB, at no measured speed cost (README "Speed").
