@@ -1,6 +1,6 @@
 """scrapy-playwright's download handler with bara's page step: reused tabs, and its own waits.
 
-Tabs: with `BARA_PAGE_REUSE` > 0 (default 25), a bara page request after
+Tabs: with `BARA_PAGE_REUSE` > 0 (default 50), a bara page request after
 the crawl's first `BARA_PAGE_REUSE_AFTER` borrows a tab from the context's
 `PagePool` (see `pool.py`) and hands it to scrapy-playwright as `playwright_page`,
 which then neither creates nor closes it; the tab goes back
