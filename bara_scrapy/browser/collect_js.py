@@ -19,7 +19,20 @@ COLLECT_JS = r"""
   };
   const text = (el, n) => (el && el.textContent ? el.textContent.replace(/\s+/g, " ").trim().slice(0, n) : "");
   const cands = [];
-  let groupSeq = 0;
+  // An element's group is the same in every collection of the document (the accumulator unions them):
+  // a count per collection would give an image inserted before others (a "load more" batch) the group
+  // another image had before, and its URL would be read as that image's variant.
+  let groups = window.__baraGroups;
+  if (!groups || !(groups.ids instanceof WeakMap)) {
+    // the tag keeps collections apart where the map cannot be kept (a page that took the name)
+    groups = { ids: new WeakMap(), next: 0, tag: Math.random().toString(36).slice(2, 8) };
+    try { Object.defineProperty(window, "__baraGroups", { value: groups, configurable: true }); } catch (e) {}
+  }
+  const groupOf = (el, prefix) => {
+    let g = groups.ids.get(el);
+    if (g === undefined) { g = prefix + groups.tag + "-" + (groups.next++); groups.ids.set(el, g); }
+    return g;
+  };
   const add = (url, kind, foundIn, extra) => {
     if (cands.length >= MAX_CANDIDATES) return;
     if (!url) return;
@@ -40,7 +53,7 @@ COLLECT_JS = r"""
 
   // --- images
   for (const img of document.querySelectorAll("img")) {
-    const g = "g" + (groupSeq++);
+    const g = groupOf(img, "g");
     const alt = img.getAttribute("alt");
     const ctx = contextOf(img);
     const extra = { alt, context: ctx, group: g };
@@ -66,7 +79,7 @@ COLLECT_JS = r"""
   }
   // --- video / audio-less players
   for (const v of document.querySelectorAll("video")) {
-    const g = "v" + (groupSeq++);
+    const g = groupOf(v, "v");
     const extra = { group: g, context: contextOf(v) };
     let any = false;
     const src = v.getAttribute("src") || "";

@@ -1,0 +1,56 @@
+"""Media groups across the collections of one page (real Chromium).
+
+The accumulator unions every collection of an attempt, and an image's group (its srcset, lazy and
+current URLs) decides which URLs are variants of one image. Content inserted before an image between
+two collections (a "load more" batch, a feed) must not make the new image a variant of the old one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bara_scrapy.browser.reveal import Accumulator
+from bara_scrapy.extraction.media import build_media
+from bara_scrapy.testing.server import Site, SiteServer
+
+from ..aio import aio
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed")
+
+PAGE = """<html><body><main>
+<div id="batch"></div>
+<img id="old" src="/img/old.png" alt="old">
+<img id="lazy" class="lazy" src="/img/placeholder.gif" data-src="/img/lazy.png" alt="lazy">
+</main></body></html>"""
+
+
+@aio
+async def test_an_image_inserted_before_another_between_collections_is_its_own_image() -> None:
+    from playwright.async_api import async_playwright
+
+    site = Site()
+    site.add("/", PAGE)
+    with SiteServer(site) as server:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            try:
+                page = await browser.new_page()
+                await page.goto(server.url("/"))
+                acc = Accumulator()
+                await acc.collect(page)
+                # a batch lands before the old images, and the lazy image swaps its placeholder for its URL
+                await page.evaluate("""() => {
+                    document.getElementById("batch").innerHTML = '<img src="/img/new.png" alt="new">';
+                    const lazy = document.getElementById("lazy");
+                    lazy.src = lazy.dataset.src;
+                }""")
+                await acc.collect(page)
+            finally:
+                await browser.close()
+    media = build_media(acc.candidates.values(), [])
+    images = {m.url.rsplit("/", 1)[1]: sorted(v.rsplit("/", 1)[1] for v in m.variants) for m in media.images}
+    # with a group count per collection: {"old.png": ["new.png"], "lazy.png": []}, new.png lost as a variant
+    assert images == {"old.png": [], "lazy.png": [], "new.png": []}
