@@ -22,8 +22,9 @@ COLLECT_JS = r"""
   // An element's group is the same in every collection of the document (the accumulator unions them):
   // a count per collection would give an image inserted before others (a "load more" batch) the group
   // another image had before, and its URL would be read as that image's variant.
-  let groups = window.__baraGroups;
-  if (!groups || !(groups.ids instanceof WeakMap)) {
+  let groups = null;
+  try { groups = window.__baraGroups; if (!(groups.ids instanceof WeakMap)) groups = null; } catch (e) { groups = null; }
+  if (!groups) {
     // the tag keeps collections apart where the map cannot be kept (a page that took the name)
     groups = { ids: new WeakMap(), next: 0, tag: Math.random().toString(36).slice(2, 8) };
     try { Object.defineProperty(window, "__baraGroups", { value: groups, configurable: true }); } catch (e) {}

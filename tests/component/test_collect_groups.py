@@ -20,19 +20,24 @@ from ..aio import aio
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed")
 
-PAGE = """<html><body><main>
+PAGE = """<html><body>{script}<main>
 <div id="batch"></div>
 <img id="old" src="/img/old.png" alt="old">
 <img id="lazy" class="lazy" src="/img/placeholder.gif" data-src="/img/lazy.png" alt="lazy">
 </main></body></html>"""
 
 
+# a page that took the name the collection keeps its groups under: each collection's groups stay apart
+HOSTILE = '<script>Object.defineProperty(window, "__baraGroups", {get() { throw new Error("mine"); }});</script>'
+
+
+@pytest.mark.parametrize("script", ["", HOSTILE], ids=["page", "page-that-took-the-name"])
 @aio
-async def test_an_image_inserted_before_another_between_collections_is_its_own_image() -> None:
+async def test_an_image_inserted_before_another_between_collections_is_its_own_image(script: str) -> None:
     from playwright.async_api import async_playwright
 
     site = Site()
-    site.add("/", PAGE)
+    site.add("/", PAGE.format(script=script))
     with SiteServer(site) as server:
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
