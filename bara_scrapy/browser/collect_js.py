@@ -19,9 +19,11 @@ COLLECT_JS = r"""
   };
   const text = (el, n) => (el && el.textContent ? el.textContent.replace(/\s+/g, " ").trim().slice(0, n) : "");
   const cands = [];
-  // An element's group is the same in every collection of the document (the accumulator unions them):
-  // a count per collection would give an image inserted before others (a "load more" batch) the group
-  // another image had before, and its URL would be read as that image's variant.
+  // An element's group (its URLs: variants of one image) is kept across the document's collections, which the
+  // accumulator unions: a count per collection would give an image inserted before others (a "load more"
+  // batch) the group another image had, and its URL would be read as that image's variant. An element
+  // whose URLs share none with those it had before holds another image now (a virtualised list's recycled
+  // node, a slideshow): a new group.
   let groups = null;
   try { groups = window.__baraGroups; if (!(groups.ids instanceof WeakMap)) groups = null; } catch (e) { groups = null; }
   if (!groups) {
@@ -29,10 +31,22 @@ COLLECT_JS = r"""
     groups = { ids: new WeakMap(), next: 0, tag: Math.random().toString(36).slice(2, 8) };
     try { Object.defineProperty(window, "__baraGroups", { value: groups, configurable: true }); } catch (e) {}
   }
-  const groupOf = (el, prefix) => {
-    let g = groups.ids.get(el);
-    if (g === undefined) { g = prefix + groups.tag + "-" + (groups.next++); groups.ids.set(el, g); }
-    return g;
+  const groupOf = (el, prefix, urls) => {
+    let rec = groups.ids.get(el);
+    if (rec && urls.length && rec.urls.length && !urls.some((u) => rec.urls.includes(u))) rec = undefined;
+    if (!rec) { rec = { g: prefix + groups.tag + "-" + (groups.next++), urls: [] }; groups.ids.set(el, rec); }
+    if (urls.length) rec.urls = urls;
+    return rec.g;
+  };
+  // the group of the candidates added since `start`, read from the URLs that name the image itself: not a
+  // placeholder `src` beside a lazy URL (as `extraction/media.py` reads a group)
+  const groupAdded = (el, prefix, start) => {
+    const mine = cands.slice(start);
+    const lazy = new Set(mine.filter((c) => c.found_in.startsWith("img@data-") && !c.found_in.includes("srcset"))
+      .map((c) => c.url));
+    const content = mine.filter((c) => !(lazy.size && c.found_in === "img@src" && !lazy.has(c.url)));
+    const g = groupOf(el, prefix, content.map((c) => c.url));
+    for (const c of mine) c.group = g;
   };
   const add = (url, kind, foundIn, extra) => {
     if (cands.length >= MAX_CANDIDATES) return;
@@ -54,10 +68,10 @@ COLLECT_JS = r"""
 
   // --- images
   for (const img of document.querySelectorAll("img")) {
-    const g = groupOf(img, "g");
+    const start = cands.length;
     const alt = img.getAttribute("alt");
     const ctx = contextOf(img);
-    const extra = { alt, context: ctx, group: g };
+    const extra = { alt, context: ctx };
     const src = img.getAttribute("src");
     const current = img.currentSrc;
     let lazyUrl = null;
@@ -71,6 +85,7 @@ COLLECT_JS = r"""
       for (const u of parseSrcset(s.getAttribute("srcset"))) add(u, "image", "picture>source@srcset", extra);
       for (const a of LAZY_SET_ATTRS) for (const u of parseSrcset(s.getAttribute(a))) add(u, "image", "picture>source@" + a, extra);
     }
+    groupAdded(img, "g", start);
     // a placeholder is missing media only while no URL for it is known: a lazy data-* URL is a candidate already
     const usable = (u) => !!u && !u.startsWith("data:") && !u.startsWith("about:");
     const known = lazyUrl || usable(src) || usable(current) || img.getAttribute("srcset")
@@ -80,8 +95,8 @@ COLLECT_JS = r"""
   }
   // --- video / audio-less players
   for (const v of document.querySelectorAll("video")) {
-    const g = groupOf(v, "v");
-    const extra = { group: g, context: contextOf(v) };
+    const start = cands.length;
+    const extra = { context: contextOf(v) };
     let any = false;
     const src = v.getAttribute("src") || "";
     const cur = v.currentSrc || "";
@@ -95,6 +110,7 @@ COLLECT_JS = r"""
       const u = s.getAttribute("src") || s.getAttribute("data-src");
       if (u) { add(u, "video", "source@src", extra); any = true; }
     }
+    groupAdded(v, "v", start);
     const poster = v.getAttribute("poster");
     if (poster) add(poster, "image", "video@poster", { context: extra.context });
     if (!any) markers.empty_videos++;
