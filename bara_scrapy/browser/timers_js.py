@@ -102,7 +102,11 @@ TIMERS_JS = r"""
     const img = el.querySelector("img");
     return (!!img && named(img)) || [...el.querySelectorAll("source")].some((src) => has(src, LAZY_SET_ATTRS, ANY));
   };
-  window.__baraScrollHooks = () => {
+  // bara's names on the page's window: fixed (not writable, not configurable, not enumerated), so that a
+  // page's script can neither replace them nor make reading them throw
+  const own = (name, value) => Object.defineProperty(window, name, { value, writable: false, configurable: false });
+  own("__baraGroups", { ids: new WeakMap(), next: 0, tag: "" });  // collect_js: media groups by element
+  own("__baraScrollHooks", () => {
     let n = scrollListeners + (window.onscroll || document.onscroll ? 1 : 0);
     const h = window.innerHeight;
     let seen = 0;
@@ -113,13 +117,13 @@ TIMERS_JS = r"""
       if (r.top >= h || r.bottom < 0) n++;
     }
     return n;
-  };
-  window.__baraPendingTimers = () => pending.size;
-  window.__baraState = () => {
+  });
+  own("__baraPendingTimers", () => pending.size);
+  own("__baraState", () => {
     const d = document.scrollingElement || document.documentElement;
     return [pending.size, performance.now() - lastMutation, loadingImages(),
             d ? d.scrollHeight : 0, window.scrollY + window.innerHeight, window.innerHeight, calls];
-  };
+  });
 })();
 """
 TIMERS_JS = with_lazy_attrs(TIMERS_JS)
