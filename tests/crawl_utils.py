@@ -17,17 +17,34 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from bara_scrapy.bench.reference import Rendered, Visit, sequential_bfs
-from bara_scrapy.testing.server import RequestInfo, Route, Site
+from bara_scrapy.testing.media import image_bytes
+from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 from bara_scrapy.urls import DenyPolicy, canonicalize, in_scope
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def page_with_images(page: str, image_paths: Iterable[str]) -> Iterator[SiteServer]:
+    """A one-page site: `page` at `/`, and a PNG (real bytes, one per path) at each of `image_paths`."""
+
+    def image(info: RequestInfo) -> Route:
+        return Route(image_bytes("png", info.path), content_type="image/png")
+
+    site = Site()
+    site.add("/", page)
+    for path in image_paths:
+        site.add(path, handler=image)
+    with SiteServer(site) as server:
+        yield server
 
 
 # --------------------------------------------------------------------------- running a crawl

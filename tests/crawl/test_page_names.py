@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.testing.server import SiteServer
 
-from ..crawl_utils import run_crawl
+from ..crawl_utils import page_with_images, run_crawl
 
 NAMES = ("__baraState", "__baraScrollHooks", "__baraGroups", "__baraPendingTimers")
 TAKE = "".join(
@@ -40,15 +39,7 @@ addEventListener("scroll", () => {{
 
 @pytest.fixture
 def server() -> Iterator[SiteServer]:
-    site = Site()
-    site.add("/", PAGE)
-
-    def image(info: RequestInfo) -> Route:
-        return Route(image_bytes("png", info.path), content_type="image/png")
-
-    for name in ("top", "bottom"):
-        site.add(f"/img/{name}.png", handler=image)
-    with SiteServer(site) as served:
+    with page_with_images(PAGE, (f"/img/{name}.png" for name in ("top", "bottom"))) as served:
         yield served
 
 

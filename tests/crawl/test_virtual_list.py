@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.testing.server import SiteServer
 
-from ..crawl_utils import run_crawl
+from ..crawl_utils import page_with_images, run_crawl
 
 ITEMS, NODES, ROW_PX = 60, 6, 300
 PAGE = f"""<html><head><title>Gallery</title></head><body><main><h1>A long gallery</h1>
@@ -55,15 +54,7 @@ draw();
 
 @pytest.fixture
 def server() -> Iterator[SiteServer]:
-    site = Site()
-    site.add("/", PAGE)
-
-    def image(info: RequestInfo) -> Route:
-        return Route(image_bytes("png", info.path), content_type="image/png")
-
-    for i in range(ITEMS):
-        site.add(f"/img/item-{i}.png", handler=image)
-    with SiteServer(site) as served:
+    with page_with_images(PAGE, (f"/img/item-{i}.png" for i in range(ITEMS))) as served:
         yield served
 
 
