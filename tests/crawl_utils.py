@@ -33,8 +33,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextmanager
-def page_with_images(page: str, image_paths: Iterable[str]) -> Iterator[SiteServer]:
-    """A one-page site: `page` at `/`, and a PNG (real bytes, one per path) at each of `image_paths`."""
+def one_page_site(page: str, image_paths: Iterable[str] = ()) -> Iterator[SiteServer]:
+    """A one-page site, served: `page` at `/`, and a PNG (real bytes, one per path) at each of `image_paths`."""
 
     def image(info: RequestInfo) -> Route:
         return Route(image_bytes("png", info.path), content_type="image/png")

@@ -15,9 +15,9 @@ import pytest
 
 from bara_scrapy.browser.reveal import Accumulator
 from bara_scrapy.extraction.media import build_media
-from bara_scrapy.testing.server import Site, SiteServer
 
 from ..aio import aio
+from ..crawl_utils import one_page_site
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed")
@@ -39,9 +39,7 @@ HOSTILE = '<script>Object.defineProperty(window, "__baraGroups", {get() { throw 
 async def test_an_image_inserted_before_another_between_collections_is_its_own_image(script: str) -> None:
     from playwright.async_api import async_playwright
 
-    site = Site()
-    site.add("/", PAGE.format(script=script))
-    with SiteServer(site) as server:
+    with one_page_site(PAGE.format(script=script)) as server:
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             try:

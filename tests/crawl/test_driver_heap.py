@@ -5,15 +5,16 @@ limit of `BARA_DRIVER_HEAP_MB` (its effect on a long crawl's memory is a benchma
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from scrapy import signals
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.testing.server import SiteServer
 
-from ..crawl_utils import run_crawl
+from ..crawl_utils import one_page_site, run_crawl
 
 
 class DriverProbe:
@@ -45,10 +46,8 @@ class DriverProbe:
 
 
 @pytest.fixture()
-def server() -> Any:
-    site = Site()
-    site.add("/", "<html><body><h1>One page</h1><p>Its text, for the extractor to keep.</p></body></html>")
-    with SiteServer(site) as s:
+def server() -> Iterator[SiteServer]:
+    with one_page_site("<html><body><h1>One page</h1><p>Its text, for the extractor to keep.</p></body></html>") as s:
         yield s
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from bara_scrapy.testing.server import SiteServer
 
-from ..crawl_utils import page_with_images, run_crawl
+from ..crawl_utils import one_page_site, run_crawl
 
 NAMES = ("__baraState", "__baraScrollHooks", "__baraGroups", "__baraPendingTimers")
 TAKE = "".join(
@@ -39,7 +39,7 @@ addEventListener("scroll", () => {{
 
 @pytest.fixture
 def server() -> Iterator[SiteServer]:
-    with page_with_images(PAGE, (f"/img/{name}.png" for name in ("top", "bottom"))) as served:
+    with one_page_site(PAGE, (f"/img/{name}.png" for name in ("top", "bottom"))) as served:
         yield served
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from bara_scrapy.testing.server import SiteServer
 
-from ..crawl_utils import page_with_images, run_crawl
+from ..crawl_utils import one_page_site, run_crawl
 
 ITEMS, NODES, ROW_PX = 60, 6, 300
 PAGE = f"""<html><head><title>Gallery</title></head><body><main><h1>A long gallery</h1>
@@ -54,7 +54,7 @@ draw();
 
 @pytest.fixture
 def server() -> Iterator[SiteServer]:
-    with page_with_images(PAGE, (f"/img/item-{i}.png" for i in range(ITEMS))) as served:
+    with one_page_site(PAGE, (f"/img/item-{i}.png" for i in range(ITEMS))) as served:
         yield served
 
 
