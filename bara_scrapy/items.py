@@ -38,6 +38,15 @@ class Media(BaseModel):
     checksum: str | None = None  # MD5 of the stored copy
 
 
+class Comment(BaseModel):
+    """A reader's comment or reply on the page: its author where the page names one, and its text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    author: str | None = None
+    text: str
+
+
 class Attempt(BaseModel):
     """One extraction attempt of the reflection history."""
 
@@ -67,9 +76,11 @@ class PageItem(BaseModel):
     bfs_index: int = Field(ge=0)
     status: PageStatus = "failed"
     http_status: int | None = None
-    title: str = ""
+    title: str = ""  # the page's own headline where the document title is only the site's name
+    document_title: str | None = None  # the document's <title>, as served
     text: str = ""
     markdown: str | None = None  # `text` with headings, lists, tables and links; set on every ok page
+    comments: list[Comment] = Field(default_factory=list)  # readers' comments and replies, also in `text`
     images: list[Media] = Field(default_factory=list)
     videos: list[Media] = Field(default_factory=list)
     embeds: list[Media] = Field(default_factory=list)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..extraction.content import main_text
+from ..extraction.content import page_content
 
 PUBLISHED = {
     "trafilatura 2.0.0": (0.958, 0.938, 0.978),
@@ -39,25 +39,44 @@ TpFpFn = tuple[float, float, float]
 Page = tuple[str, str, str, str]  # key, html, url, truth
 
 
-def default_corpus() -> Path:
-    """`$BARA_ARTICLE_CORPUS`, else `<repo>/../shared/corpora/article-extraction-benchmark`."""
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset=["']?([\w-]+)""", re.I)
+
+
+def default_corpus(name: str = "article-extraction-benchmark") -> Path:
+    """`$BARA_ARTICLE_CORPUS` (the article corpus only), else `<repo>/../shared/corpora/<name>`."""
     env = os.environ.get("BARA_ARTICLE_CORPUS")
-    if env:
+    if env and name == "article-extraction-benchmark":
         return Path(env)
     repo = Path(__file__).resolve().parents[2]
-    return repo.parent / "shared" / "corpora" / "article-extraction-benchmark"
+    return repo.parent / "shared" / "corpora" / name
+
+
+def decode(raw: bytes) -> str:
+    """A page's text: its `<meta charset>`, else UTF-8, else cp1252 (old pages are not UTF-8 throughout).
+
+    >>> decode('<meta charset="iso-8859-1">caf\xe9'.encode("latin-1"))[-4:], decode("café".encode())
+    ('café', 'café')
+    """
+    found = _META_CHARSET.search(raw[:4096])
+    for encoding in ([found.group(1).decode("ascii")] if found else []) + ["utf-8", "cp1252"]:
+        try:
+            return raw.decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return raw.decode("utf-8", errors="replace")
 
 
 def load_corpus(path: str | Path, limit: int | None = None) -> list[Page]:
-    """(key, html, url, truth) per page, sorted by key (the first `limit`); pages decoded as UTF-8."""
+    """(key, html, url, truth) per page, sorted by key (the first `limit`). The truth is the
+    entry's `articleBody` (article corpus) or `text` (CleanEval, CleanPortalEval)."""
     root = Path(path)
     truth = json.loads((root / "ground-truth.json").read_text(encoding="utf-8"))
     pages: list[Page] = []
     for key in sorted(truth)[:limit]:
         with gzip.open(root / "html" / f"{key}.html.gz", "rb") as f:
-            html = f.read().decode("utf-8", errors="replace")
+            html = decode(f.read())
         entry = truth[key]
-        pages.append((key, html, entry.get("url", ""), entry.get("articleBody", "")))
+        pages.append((key, html, entry.get("url", ""), entry.get("articleBody", entry.get("text", ""))))
     return pages
 
 
@@ -141,9 +160,10 @@ def run_offline(
     extract: Callable[[str, str], str] | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
-    """Run `main_text` on each page's raw HTML (no browser) and score it."""
+    """Extract each page's raw HTML (no browser) and score it: by default bara's text without
+    readers' comments (`Content.article_text`), which this corpus's article bodies leave out."""
     pages = load_corpus(corpus_path or default_corpus(), limit)
-    extract = extract or (lambda html, url: main_text(html, url)[1])
+    extract = extract or (lambda html, url: page_content(html, url).article_text())
     preds: dict[str, str] = {}
     truths: dict[str, str] = {}
     started = time.perf_counter()
@@ -169,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     r = run_offline(corpus, limit=args.limit)
     print(f"{'extractor':<30} {'F1':>6} {'prec':>6} {'recall':>6}")
     print(
-        f"{'bara main_text (offline)':<30} {r['f1']:6.3f} {r['precision']:6.3f} {r['recall']:6.3f}"
+        f"{'bara text (offline)':<30} {r['f1']:6.3f} {r['precision']:6.3f} {r['recall']:6.3f}"
         f"   n={int(r['n'])}, {r['ms_per_page']:.0f} ms/page"
     )
     for name, values in PUBLISHED.items():

@@ -27,7 +27,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.conf import arglist_to_dict
 
-from .corpus import CORPUS_NAME
+from .corpus import CORPORA
 from .perf.variants import DEFAULT_VARIANTS as PERF_DEFAULT
 from .perf.variants import LADDER
 from .perf.variants import VARIANTS as PERF_VARIANTS
@@ -52,8 +52,8 @@ class Command(ScrapyCommand):
         parser.add_argument("--variants", default=",".join(VARIANTS),
                             help=f"comma-separated subset of {','.join(VARIANTS)}")
         parser.add_argument("--parallel", type=int, default=3, help="crawls at once (default 3)")
-        parser.add_argument("--corpus", choices=[CORPUS_NAME], default=None,
-                            help="also score item text on a real-page corpus")
+        parser.add_argument("--corpus", choices=[*CORPORA, "all"], default=None,
+                            help="also score item text on a real-page corpus, beside trafilatura in the same run")
         parser.add_argument("--corpus-path", default=None, help="corpus directory (default ../shared/corpora/NAME)")
         perf = parser.add_argument_group("speed bench")
         perf.add_argument("--perf", action="store_true", help="run the speed bench instead of the quality bench")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .corpus import CORPUS_NAME, corpus_job, corpus_markdown, corpus_site, load, score_corpus
+from .corpus import CORPORA, corpus_job, corpus_markdown, corpus_site, load, score_corpus, score_offline
 from .report import build_report, write_report
 from .runner import VARIANT_NOTES, VARIANTS, CrawlJob, CrawlResult, run_jobs
 from .score import HttpChecker, score_site
@@ -98,25 +98,29 @@ async def run_sites(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
     return build_report(results, meta)
 
 
-async def run_corpus(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
+async def run_corpus(opts: BenchOptions, print_line: Printer, name: str) -> dict[str, Any]:
     from ..testing.server import SiteServer
     from .articles import default_corpus
 
-    path = opts.corpus_path or default_corpus()
+    path = opts.corpus_path or default_corpus(name)
     if not (path / "ground-truth.json").exists():
-        raise FileNotFoundError(f"corpus {CORPUS_NAME!r} not found at {path} (set --corpus-path)")
+        raise FileNotFoundError(f"corpus {name!r} not found at {path} (set --corpus-path)")
     page_list, truths = load(path)
-    server = SiteServer(corpus_site(page_list)).start()
+    print_line(f"[corpus] {len(page_list)} pages of {name}: trafilatura and bara on the raw HTML")
+    offline = score_offline(page_list, name)
+    server = SiteServer(corpus_site([(key, text) for key, text, _, _ in page_list])).start()
     try:
-        print_line(f"[corpus] {len(page_list)} pages of {CORPUS_NAME}")
+        print_line(f"[corpus] {len(page_list)} pages of {name}: the crawl")
         job = corpus_job(server, len(page_list))
         job = replace(job, settings={**opts.settings, **job.settings})
-        (result,) = await run_jobs([job], opts.out / "items" / "corpus", parallel=1)
-        figures = score_corpus(result, server, truths)
+        (result,) = await run_jobs([job], opts.out / "items" / f"corpus-{name}", parallel=1)
+        figures = score_corpus(result, server, truths, name, offline)
     finally:
         server.stop()
-    print_line(f"[corpus] F1 {figures['f1']:.3f} precision {figures['precision']:.3f} "
-               f"recall {figures['recall']:.3f} in {figures['seconds']}s")
+    traf, bara = offline["trafilatura"], offline["bara"]
+    print_line(f"[corpus] {name}: F1 {figures['f1']:.3f} precision {figures['precision']:.3f} "
+               f"recall {figures['recall']:.3f} in {figures['seconds']}s; raw HTML: bara {bara['f1']:.3f} at "
+               f"{bara['ms_per_page']:.0f} ms/page, trafilatura {traf['f1']:.3f} at {traf['ms_per_page']:.0f} ms/page")
     return figures
 
 
@@ -124,12 +128,15 @@ async def run_bench(opts: BenchOptions, print_line: Printer = print) -> dict[str
     report: dict[str, Any] = {"meta": {}, "variants": {}}
     if opts.sites > 0 and opts.variants:
         report = await run_sites(opts, print_line)
-    if opts.corpus:
-        report.setdefault("meta", {})["corpus"] = await run_corpus(opts, print_line)
+    names = list(CORPORA) if opts.corpus == "all" else [opts.corpus] if opts.corpus else []
+    if names:
+        corpora = [await run_corpus(opts, print_line, name) for name in names]
+        report.setdefault("meta", {})["corpus"] = corpora[0] if len(corpora) == 1 else corpora
     paths = write_report(report, opts.out)
-    if opts.corpus:
+    if names:
         with paths["md"].open("a", encoding="utf-8") as md:
-            md.write(f"\n## Real pages: {CORPUS_NAME}\n\n{corpus_markdown(report['meta']['corpus'])}\n")
+            for figures in corpora:
+                md.write(f"\n## Real pages: {figures['corpus']}\n\n{corpus_markdown(figures)}\n")
     return paths
 
 

@@ -11,16 +11,18 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from ..items import Media
+from ..items import Comment, Media
 from ..snapshot import PageSnapshot
 from .blocks import Block
 
 
 class Extraction(BaseModel):
-    title: str = ""
+    title: str = ""  # the page's own headline when the document title is only the site's name
+    document_title: str = ""
     text: str = ""
     markdown: str = ""  # the same content as `text`, with headings, lists, tables and links
     blocks: list[Block] = Field(default_factory=list, exclude=True)  # what both were written from
+    comments: list[Comment] = Field(default_factory=list)  # readers' comments, also in `text`
     images: list[Media] = Field(default_factory=list)
     videos: list[Media] = Field(default_factory=list)
     embeds: list[Media] = Field(default_factory=list)

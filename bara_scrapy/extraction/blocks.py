@@ -31,6 +31,9 @@ _XML_NAMES = {"head": "h2", "list": "ul", "item": "li", "row": "tr", "cell": "td
 _SPACES = re.compile(r"\s+")
 _LINKABLE = ("http:", "https:", "/", "mailto:")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# where trafilatura's <code> is inline code (parents already renamed to HTML names)
+_INLINE_CODE_PARENTS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "a", "span"})
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class Block:
     md: str  # the same content as Markdown, one line
     level: int = 0  # heading level (h), 1 for a table's first row
     marked: bool = False  # inside one of the elements the caller marked (a repeated group's items)
+    link_words: int = 0  # words of `text` inside links (menus and teaser rails are mostly links)
+    framed: bool = False  # inside the page's article frame (its headline, the article around the kept text)
 
 
 def _norm(s: str) -> str:
@@ -57,23 +62,32 @@ def _is_data_row(tr: HtmlElement) -> bool:
 
 
 class _Walker:
-    def __init__(self, base_url: str, marks: frozenset[HtmlElement]) -> None:
+    def __init__(self, base_url: str, marks: frozenset[HtmlElement], frame: frozenset[HtmlElement]) -> None:
         self.base = base_url
         self.marks = marks
+        self.frame = frame
         self.inside = 0  # depth of marked elements around the current one
+        self.framed = 0  # depth of frame elements around the current one
         self.href = ""  # target of a link wrapping block-level content
         self.blocks: list[Block] = []
         self.text: list[str] = []
         self.md: list[str] = []
         self.rows = 0  # rows of the current table
+        self.link_words = 0  # words inside links of the block being gathered
 
     def flush(self, kind: str, level: int = 0) -> None:
-        text, md = _norm("".join(self.text)), _norm("".join(self.md))
+        if kind == "code":  # a code block keeps its lines (and their indentation)
+            text = "\n".join(line.rstrip() for line in "".join(self.text).split("\n")).strip("\n")
+            md = text if text.strip() else ""
+        else:
+            text, md = _norm("".join(self.text)), _norm("".join(self.md))
         self.text, self.md = [], []
+        link_words, self.link_words = self.link_words, 0
         if self.href and text and "](" not in md:
             md = f"[{md}]({self.href})"
-        if text:
-            self.blocks.append(Block(kind, text, md or text, level, self.inside > 0))
+            link_words = len(_WORD.findall(text))
+        if text.strip():
+            self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0))
 
     def inline(self, s: str | None) -> None:
         if s:
@@ -84,14 +98,16 @@ class _Walker:
         tag = el.tag if isinstance(el.tag, str) else ""
         if not tag or tag in INVISIBLE:
             return
-        marked = el in self.marks
-        if marked:
+        marked, framed = el in self.marks, el in self.frame
+        if marked or framed:
             self.flush(kind)
-            self.inside += 1
+            self.inside += marked
+            self.framed += framed
         self._walk(el, tag, kind)
-        if marked:
+        if marked or framed:
             self.flush(kind)
-            self.inside -= 1
+            self.inside -= marked
+            self.framed -= framed
 
     def _walk(self, el: HtmlElement, tag: str, kind: str) -> None:
         if tag == "br":
@@ -117,6 +133,13 @@ class _Walker:
                 before, after = " " * raw[:1].isspace(), " " * raw[-1:].isspace()  # "reported<a> X</a>"
                 self.text.append(before + label + after)
                 self.md.append(before + (f"[{label}]({href})" if href else label) + after)
+                self.link_words += len(_WORD.findall(label))
+        elif tag == "code" and kind != "code":  # inline code stays in its sentence
+            raw = "".join(el.itertext())
+            label = _norm(raw)
+            if label:
+                self.text.append(raw if "\n" not in raw else f" {label} ")
+                self.md.append(f"`{label}`" if "`" not in label else f"`` {label} ``")
         elif tag in BLOCK_TAGS:
             inner = _KIND.get(tag, "p" if kind == "row" else kind)
             self.flush(kind)
@@ -137,7 +160,8 @@ class _Walker:
                 self.inline(child.tail)
 
 
-def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElement] = frozenset()) -> list[Block]:
+def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElement] = frozenset(),
+                frame: frozenset[HtmlElement] = frozenset()) -> list[Block]:
     """The blocks of a tree in document order.
 
     >>> from lxml.html import fromstring
@@ -145,7 +169,7 @@ def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElem
     ...     '<div><h2>Top</h2><ul><li>One <a href="/x">link</a></li></ul><p>Done<br>Next</p></div>'), "http://h/")]
     [('h', 'Top'), ('li', 'One [link](http://h/x)'), ('p', 'Done'), ('p', 'Next')]
     """
-    walker = _Walker(base_url, marks)
+    walker = _Walker(base_url, marks, frame)
     walker.walk(root, "p")
     walker.flush("p")
     return walker.blocks
@@ -170,9 +194,22 @@ def from_trafilatura_xml(xml: str) -> HtmlElement | None:
             el.set("href", el.get("target") or "")
         elif el.tag == "cell":
             el.tag = "th" if el.get("role") == "head" else "td"
+        elif el.tag == "code" and _inline_code(el):
+            continue  # stays <code>: inline code in a sentence
         else:
             el.tag = _XML_NAMES.get(el.tag, el.tag)
     return root
+
+
+def _inline_code(el: etree._Element) -> bool:
+    """trafilatura writes inline code and code blocks alike as <code>: inline when inside a paragraph.
+
+    >>> x = etree.fromstring("<div><p>The <code>a</code> b</p><code>block</code></div>")
+    >>> [_inline_code(c) for c in x.iter("code")]
+    [True, False]
+    """
+    parent = el.getparent()
+    return parent is not None and parent.tag in _INLINE_CODE_PARENTS
 
 
 def to_text(blocks: list[Block]) -> str:

@@ -36,6 +36,10 @@ EDGE_NAMES = frozenset({"header", "footer", "site-header", "site-footer", "page-
                         "global-header", "global-footer", "main-header", "main-footer", "top-bar", "bottom-bar",
                         "sr-only", "visually-hidden", "screen-reader-text"})
 HOLDS_SHARE = 0.5
+LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
+FURNITURE_LINK_SHARE = 0.5
+CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
+_WORD = re.compile(r"\w+")
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 
 
@@ -50,12 +54,19 @@ def tokens(value: str) -> frozenset[str]:
 
 
 def is_boilerplate(el: HtmlElement) -> bool:
-    """Whether an element is page furniture by its tag, role or class/id names (pure on the element).
+    """Whether an element is page furniture, by evidence on the element (pure).
+
+    Landmarks (<nav>, <aside>, <dialog>, a page-level <header>/<footer>), ARIA roles and hidden
+    elements are furniture. A class or id naming furniture (`share-bar`, `cookie-notice`, `footer`)
+    is only a hint: it removes the element when the element also looks like furniture, that is
+    mostly links, form controls, or a label of a few words. A class name alone never removes a
+    headline or a paragraph (`div.banner` holding an article's title, `div.hidden-xs`, `popular`).
 
     >>> from lxml.html import fromstring
-    >>> [is_boilerplate(fromstring(h)) for h in ('<nav>x</nav>', '<div class="share-bar">x</div>',
-    ...  '<div class="card-header">x</div>', '<div id="footer">x</div>', '<div class="comment">x</div>')]
-    [True, True, False, True, False]
+    >>> [is_boilerplate(fromstring(h)) for h in ('<nav>x</nav>', '<div class="share-bar"><a href="/">Tweet</a></div>',
+    ...  '<div class="card-header">x</div>', '<div id="footer"><a href="/">Legal</a> <a href="/p">Privacy</a></div>',
+    ...  '<div class="banner"><h1>A headline of the article itself</h1></div>', '<div class="comment">x</div>')]
+    [True, True, False, True, False, False]
     """
     tag = el.tag if isinstance(el.tag, str) else ""
     if tag in INVISIBLE or tag in LANDMARK_TAGS:
@@ -70,9 +81,30 @@ def is_boilerplate(el: HtmlElement) -> bool:
     if tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors()):
         return True
     names = [n for n in ((el.get("class") or "").split() + (el.get("id") or "").split()) if n]
-    if any(n.lower() in EDGE_NAMES for n in names):
+    if not (any(n.lower() in EDGE_NAMES for n in names) or any(tokens(n) & BOILER_TOKENS for n in names)):
+        return False
+    return looks_like_furniture(el)
+
+
+def looks_like_furniture(el: HtmlElement) -> bool:
+    """Mostly links, form controls, or a label of a few words: what menus, share bars, consent
+    notices and ad slots are made of (the evidence a furniture-like class name needs).
+
+    >>> from lxml.html import fromstring
+    >>> looks_like_furniture(fromstring('<div><a href="/a">Home</a> <a href="/b">About us</a> More</div>'))
+    True
+    >>> looks_like_furniture(fromstring('<div><p>We use cookies.</p><button>Accept</button></div>'))
+    True
+    >>> looks_like_furniture(fromstring('<div><h1>The headline</h1><p>A standfirst of this story.</p></div>'))
+    False
+    """
+    text_words = len(_WORD.findall(el.text_content()))
+    if text_words <= LABEL_WORDS:
         return True
-    return any(tokens(n) & BOILER_TOKENS for n in names)
+    link_words = sum(len(_WORD.findall(a.text_content())) for a in el.iter("a"))
+    if link_words >= FURNITURE_LINK_SHARE * text_words:
+        return True
+    return text_words <= CONTROL_WORDS and next(el.iter("button", "input", "select", "form"), None) is not None
 
 
 def _holds_content(el: HtmlElement, page_chars: int) -> bool:

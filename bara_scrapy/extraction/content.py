@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from dataclasses import dataclass, replace
+from urllib.parse import urljoin
 
 from lxml.html import HtmlElement
 
+from ..items import Comment
 from .blocks import Block, to_markdown, to_text, tree_blocks
 from .boilerplate import prune_split
+from .comments import comments_of, threads
 from .lists import repeated_groups
-from .missed import declares_article, kept_container, missed_groups
+from .missed import article_frame, follows, is_plain_run, kept_container, main_headline, missed_groups
 from .missed import seq as _seq
 from .text import (
     BROADER_FACTOR,
@@ -33,6 +37,7 @@ from .text import (
     LITTLE_BELOW,
     MAX_ELEMENTS,
     MAX_HTML_CHARS,
+    MAX_TITLE_CHARS,
     approx_inner_text,
     clean,
     page_title,
@@ -47,6 +52,15 @@ SHORT_LINE_WORDS = 6
 LOST_SHARE = 0.3  # furniture may take this much of trafilatura's words; more (and a paragraph's worth,
 LOST_WORDS = 100  # not a related box beside a short list), and the pruning took the article: keep trafilatura's
 
+FRAME_LINE_WORDS = 6  # shorter lines of an article frame are bylines, dates, credits and labels ("1 comment")
+FRAME_HEADING_WORDS = 2
+DATELINE_SHARE = 3  # a line a third of whose words are numbers
+DATELINE_WORDS = 16  # ... or a short line naming a year
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_WORD_RE = re.compile(r"\w+")
+_URL_LINE = re.compile(r"^\S+://\S+$")
+FRAME_LINK_SHARE = 0.5
+
 logger = logging.getLogger(__name__)
 
 
@@ -57,6 +71,13 @@ class Content:
     markdown: str = ""
     method: str = "none"  # trafilatura | trafilatura+lists | structure | body | none
     blocks: tuple[Block, ...] = ()
+    comments: tuple[Comment, ...] = ()  # readers' comments and replies (also in `text`)
+    document_title: str = ""  # the document's <title> (`title` is the page's own headline when that differs)
+
+    def article_text(self) -> str:
+        """`text` without the comments: the page's own content alone."""
+        drop = {_seq(line) for c in self.comments for line in c.text.split("\n")}
+        return "\n".join(b.text for b in self.blocks if _seq(b.text) not in drop)
 
 
 def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
@@ -94,7 +115,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
         following[i] = nxt
         nxt = anchors[i] if anchors[i] >= 0 else nxt
     out: list[Block] = []
-    pos = 0
+    pos, added = 0, set[str]()
     for i, b in enumerate(structure):
         if anchors[i] >= pos:
             out.extend(body[pos : anchors[i] + 1])
@@ -102,13 +123,30 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             continue
         found = struct_seqs[i]
         header = b.kind == "row" and b.level == 1 and i + 1 < len(structure) and anchors[i + 1] >= 0
-        if (b.marked or header) and anchors[i] < 0 and found not in kept_seq:
+        framed = not (b.marked or header) and _frame_content(b)
+        if framed and found in added:
+            continue  # a slideshow's caption repeated per slide
+        if (b.marked or header or framed) and anchors[i] < 0 and found not in kept_seq:
             out.extend(body[pos : following[i]])
             pos = max(pos, following[i])
             out.append(b)
+            added.add(found)
     out += body[pos:]
     return [replace(b, level=0) if b.kind == "row" and b.level == 1 and n and out[n - 1].kind == "row" else b
             for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
+
+
+def _frame_content(b: Block) -> bool:
+    """A block of the article frame that trafilatura left out and a reader takes for the article's:
+    its headline, standfirst, a caption, a paragraph holding a link; not a label or a row of links."""
+    tokens = _WORD_RE.findall(b.text)
+    n = len(tokens)
+    if not b.framed or n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
+        return False
+    if b.kind != "code" and (DATELINE_SHARE * sum(t.isdigit() for t in tokens) >= n
+                             or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens))):
+        return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM")
+    return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)
 
 
 def _body_blocks(body: str) -> list[Block]:
@@ -121,7 +159,39 @@ def _little(blocks: list[Block], body_words: int, fraction: float = LITTLE_BELOW
     return n == 0 or n < fraction * body_words
 
 
-def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
+def site_names(tree: HtmlElement, url: str) -> set[str]:
+    """What the page calls its site: og:site_name, application-name, and the labels of links to the
+    site's root (the logo link of a header), as word sequences."""
+    names = [str(v) for v in tree.xpath('//meta[@property="og:site_name"]/@content|'
+                                          '//meta[@name="application-name"]/@content')]
+    root = urljoin(url, "/") if url else "/"
+    for a in tree.iter("a"):
+        href = (a.get("href") or "").strip()
+        if href in ("/", "./", "#/", "/#/") or (url and urljoin(url, href).rstrip("/") == root.rstrip("/")):
+            names.append(a.text_content())
+            names.extend(str(v) for v in a.xpath(".//img/@alt"))
+    return {found for n in names if (found := _seq(n)).strip()}
+
+
+def own_title(document_title: str, og_title: str, headline: str, sites: set[str]) -> str:
+    """The page's own title: the document title, unless it is only the site's name (one of `sites`):
+    then `og:title` when it says more, else the page's headline.
+
+    >>> own_title("Otters return | River News", "", "Otters return", {" river news "})
+    'Otters return | River News'
+    >>> own_title("Conduit", "", "How to train your dragon", {" conduit "})
+    'How to train your dragon'
+    >>> own_title("Conduit", "Dragons: a guide", "How to train your dragon", {" conduit "})
+    'Dragons: a guide'
+    """
+    if document_title and _seq(document_title) not in sites:
+        return document_title
+    if og_title and _seq(og_title) not in sites:
+        return og_title
+    return headline or document_title or og_title
+
+
+def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[list[Block], str, list[Comment], str]:
     structure, furniture = prune_split(copy.deepcopy(tree))
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
@@ -133,15 +203,23 @@ def _choose(tree: HtmlElement, url: str, body: str) -> tuple[list[Block], str]:
     kept = to_text(blocks)
     in_main = structure.tag == "main" or structure.get("role") == "main"
     container, end = kept_container(structure, kept)
-    missed = missed_groups(repeated_groups(structure), kept, container, in_main, declares_article(tree), end)
+    groups = repeated_groups(structure)
+    missed = missed_groups(groups, kept, container, in_main, end)
+    left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
+    thread = threads(groups, [is_plain_run(g) for g in groups],
+                     [id(g) in left_out and end is not None and follows(g, end) for g in groups])
     marks = frozenset(item for g in missed for item in g.items)
+    headline = main_headline(structure, title)
+    frame = frozenset(el for el in (article_frame(structure, container), headline) if el is not None)
     method = "trafilatura+lists" if missed else "trafilatura"
-    blocks = merge(tree_blocks(structure, url, marks), blocks, furniture)  # furniture out of trafilatura's text too
+    blocks = merge(tree_blocks(structure, url, marks, frame), blocks, furniture)  # furniture out of trafilatura's too
     if _little(blocks, body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(blocks, body_words):
         blocks, method = _body_blocks(body), "body"
-    return blocks, method
+    text_seq = _seq(to_text(blocks))
+    comments = [c for c in comments_of(thread) if _seq(c.text) in text_seq]  # only what `text` holds
+    return blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else ""
 
 
 def page_content(html: str | bytes, url: str, body_text: str = "") -> Content:
@@ -163,13 +241,18 @@ def _page_content(html: str | bytes, url: str, body: str) -> Content:
     if tree is None:
         blocks = _body_blocks(body)
         return Content("", to_text(blocks), to_markdown(blocks), "body" if blocks else "none")
-    title = clean(page_title(tree))
+    title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     body = body or approx_inner_text(tree)
+    comments: list[Comment] = []
+    headline = ""
     if sum(1 for _ in tree.iter()) > MAX_ELEMENTS:
         blocks, method = _body_blocks(body), "body"
     else:
-        blocks, method = _choose(tree, url, body)
-    return Content(title, clean(to_text(blocks)), clean(to_markdown(blocks)), method, tuple(blocks))
+        blocks, method, comments, headline = _choose(tree, url, body, title)
+    og = " ".join(str(v) for v in tree.xpath('//meta[@property="og:title"]/@content')[:1]).strip()
+    own = clean(own_title(title, " ".join(og.split()), headline, site_names(tree, url)))[:MAX_TITLE_CHARS]
+    return Content(own, clean(to_text(blocks)), clean(to_markdown(blocks)), method, tuple(blocks), tuple(comments),
+                   title)
 
 
 def main_text(html: str | bytes, url: str, body_text: str = "") -> tuple[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from ..snapshot import PageSnapshot
 from .base import Extraction
@@ -26,7 +27,8 @@ def page_text(snapshot: PageSnapshot) -> Content:
     if len(content.text) < SHORT_TEXT_CHARS and snapshot.source_html:
         source = page_content(snapshot.source_html, snapshot.final_url)
         if len(source.text) >= max(SOURCE_FACTOR * len(content.text), SHORT_TEXT_CHARS // 2):
-            return Content(content.title or source.title, source.text, source.markdown, source.method, source.blocks)
+            return replace(source, title=content.title or source.title,
+                           document_title=content.document_title or source.document_title)
     return content
 
 
@@ -39,6 +41,8 @@ def extract_dom(snapshot: PageSnapshot) -> Extraction:
         text=content.text,
         markdown=content.markdown,
         blocks=list(content.blocks),
+        comments=list(content.comments),
+        document_title=content.document_title or snapshot.title,
         images=media.images,
         videos=media.videos,
         embeds=media.embeds,

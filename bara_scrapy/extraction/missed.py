@@ -1,10 +1,11 @@
 """Which repeated groups trafilatura missed are content (`content.py` adds them to its text).
 
 A group (`lists.py`) is content when trafilatura left most of its words out and it sits
-in the kept text's container, is plain text in the page's <main>, or outweighs a short
-kept text (a list page). It is not when it is an in-article gallery, a link-title list
-beside prose, an article's comment thread (the page declares og:type=article), or, after
-a long article, a run past the article's last paragraph (teasers, tags, comments).
+in the kept text's container, is plain text (comments, replies, posts: few links, no title
+links), or outweighs a short kept text (a list page). It is not when it is a link-title list
+beside prose, or, after a long article, a run of titles past the article's last paragraph
+(teaser rails, tags). Also here: the article frame (the article around the kept text and
+the page's headline), whose blocks trafilatura dropped are the article's too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections import defaultdict
 
 from lxml.html import HtmlElement
 
-from .boilerplate import tokens
 from .lists import Group
 from .text import words
 
@@ -24,11 +24,10 @@ DOMINANT = 2.0  # a group with twice the words trafilatura kept is the page's co
 ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and teasers beside it stay out
 LONG_ARTICLE = 300  # after an article this long, a run past its last paragraph is teasers, tags or comments
 FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no prose at all
+TITLE_WORDS = 4  # a link this long is a title (of another page), not an author's name or a label
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
-PLAIN_LINKS = 0.1  # a group in <main> outside the kept text's container: its share of link words at most
-COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
-MEDIA_NAMES = frozenset("figure photo photos image images img gallery inlinegallery caption media tweet widget embed "
-                        "slide slider swiper carousel".split())
+PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 
 _WORD_RE = re.compile(r"\w+")
 
@@ -70,35 +69,6 @@ def kept_container(root: HtmlElement, kept: str) -> tuple[HtmlElement, HtmlEleme
     return node, end
 
 
-def is_media_run(g: Group) -> bool:
-    """An in-article gallery, figure run or embed run: its captions are not the article's text.
-
-    >>> from lxml.html import fromstring
-    >>> is_media_run(Group(fromstring("<div/>"), (fromstring('<div class="photo-item">x</div>'),), 1, 0))
-    True
-    """
-    first = g.items[0]
-    names = {first.tag} | {t for n in (first.get("class") or "").split() for t in tokens(n)}
-    return bool(names & MEDIA_NAMES)
-
-
-def is_comment_run(g: Group) -> bool:
-    """Readers' comments below a post (named so on the items or their list).
-
-    >>> from lxml.html import fromstring
-    >>> is_comment_run(Group(fromstring('<ol class="comment-list"/>'), (fromstring('<li>x</li>'),), 1, 0))
-    True
-    """
-    names = [*(g.items[0].get("class") or "").split(), g.items[0].get("id") or "",
-             *(g.parent.get("class") or "").split(), g.parent.get("id") or ""]
-    return any(tokens(n) & COMMENT_NAMES for n in names if n)
-
-
-def declares_article(tree: HtmlElement) -> bool:
-    """The page says it is an article (Open Graph type), so readers' comments are not its content."""
-    return any(str(v).strip().lower() == "article" for v in tree.xpath('//meta[@property="og:type"]/@content'))
-
-
 def follows(g: Group, end: HtmlElement) -> bool:
     """Whether the group's first item comes after `end` in document order (and is not inside it).
 
@@ -116,27 +86,47 @@ def follows(g: Group, end: HtmlElement) -> bool:
     return False
 
 
+def is_teaser_run(g: Group) -> bool:
+    """Most items carry a title link (a link of `TITLE_WORDS` words or more, or a heading inside a link):
+    cards or teasers of other pages, not replies.
+
+    >>> from lxml.html import fromstring
+    >>> item = lambda: fromstring('<li><a href="/s">Otters return to the river</a> A summary of the story.</li>')
+    >>> is_teaser_run(Group(fromstring("<ul/>"), (item(), item()), 14, 5))
+    True
+    """
+    titled = 0
+    for item in g.items:
+        for a in item.iter("a"):
+            if words(a.text_content()) >= TITLE_WORDS or next(a.iter(*HEADINGS), None) is not None:
+                titled += 1
+                break
+    return 2 * titled > len(g.items)
+
+
+def is_plain_run(g: Group) -> bool:
+    """Items with text of their own: few link words and no title links (comments, replies, reviews, posts)."""
+    return g.link_words <= PLAIN_LINKS * g.words and not is_teaser_run(g)
+
+
 def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_main: bool = False,
-                  article: bool = False, end: HtmlElement | None = None) -> list[Group]:
+                  end: HtmlElement | None = None) -> list[Group]:
     """The groups trafilatura mostly left out of `kept` (word sequences, case folded) that are content:
-    inside the kept text's container, or outweighing the kept text (a list page); a group of link
-    titles only when there is no prose beside it (else it is a related-links box); on a page declaring
-    itself an article, a comment thread outside the article's container is left out (the gallery post or
-    forum thread that does not declare one keeps its comments); after a long article (`LONG_ARTICLE`
-    words kept), a run wholly past its last kept element (`end`) is teasers, tags or comments."""
+    inside the kept text's container; items with text of their own (comments, replies, reviews, posts:
+    few links and no title links) anywhere; or outweighing a short kept text (a list page). A group of
+    link titles only when there is no prose beside it (else it is a related-links box); after a long
+    article (`LONG_ARTICLE` words kept), a run wholly past its last kept element (`end`) only when it
+    is plain text (replies; teaser rails and tags stay out)."""
     kept_seq, kept_words = seq(kept), words(kept)
     informative = container.tag not in ("html", "body")  # all of the page says nothing
     out = []
     for g in groups:
         dominant = g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
         near = informative and (g.parent is container or container in g.parent.iterancestors())
-        plain = in_main and g.link_words <= PLAIN_LINKS * g.words  # in the page's <main>, items with their own text
-        inside = (near or plain) and not is_media_run(g)
-        if article and not near and is_comment_run(g):  # an article's comment thread: not the article
-            continue
-        if kept_words >= LONG_ARTICLE and end is not None and follows(g, end):
-            continue
-        if (g.link_dense and not (dominant and kept_words < FEW_WORDS)) or not (dominant or inside):
+        plain = is_plain_run(g)
+        if kept_words >= LONG_ARTICLE and end is not None and follows(g, end) and not plain:
+            continue  # after a long article, a run of link titles is a teaser rail or tags
+        if (g.link_dense and not (dominant and kept_words < FEW_WORDS)) or not (dominant or near or plain):
             continue
         missing = 0
         for item in g.items:
@@ -146,3 +136,36 @@ def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_mai
         if missing > MISSED_SHARE * g.words:
             out.append(g)
     return out
+
+
+def article_frame(root: HtmlElement, container: HtmlElement) -> HtmlElement | None:
+    """The article around the kept text: the nearest <article> (or role=article) holding its
+    container, else the container itself when it says something (not the whole page).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><article><header><h1>T</h1></header><div><p>Body</p></div></article></div>')
+    >>> article_frame(t, t[0][1]).tag
+    'article'
+    """
+    for el in (container, *container.iterancestors()):
+        if el.tag == "article" or (el.get("role") or "").lower() == "article":
+            return el
+        if el is root:
+            break
+    return container if container is not root and container.tag not in ("html", "body") else None
+
+
+def main_headline(root: HtmlElement, title: str) -> HtmlElement | None:
+    """The page's own headline: its one <h1>, or the <h1> the document title starts with or contains.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h1>Site</h1><h1>Otters return</h1></div>')
+    >>> main_headline(t, "Otters return | Site").text
+    'Otters return'
+    """
+    found = [h for h in root.iter("h1") if seq(h.text_content()).strip()]
+    if len(found) == 1:
+        return found[0]
+    wanted = seq(title)
+    named = [h for h in found if seq(h.text_content()) in wanted]
+    return max(named, key=lambda h: len(h.text_content())) if named else None

@@ -48,6 +48,10 @@ _BLOCKS = frozenset(
     "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table td th tr ul".split()
 )
 
+_INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
+           "u", "s", "sub", "sup")
+_FORMATTING = frozenset({"b", "strong", "em", "i", "u", "s", "sub", "sup", "mark", "small", "abbr"})
+
 logger = logging.getLogger(__name__)
 
 
@@ -130,6 +134,30 @@ def paragraphize(tree: HtmlElement) -> None:
                 el.tag = "p"
 
 
+def separate_words(tree: HtmlElement) -> None:
+    """Put a space between two adjacent inline elements that would glue two words into one.
+
+    A card's `<a>bramble</a><span>June 1</span>` renders as two boxes (the page's CSS sets them
+    apart); read as text it would be "brambleJune 1". Two formatting elements (`<b>`, `<em>`...)
+    side by side stay glued: they style parts of one word.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<p><a href="/u">bramble</a><span>June 1</span> <b>in</b><i>credible</i></p>')
+    >>> separate_words(t)
+    >>> t.text_content()
+    'bramble June 1 incredible'
+    """
+    for el in tree.iter(*_INLINE):
+        nxt = el.getnext()
+        if nxt is None or el.tail or not isinstance(nxt.tag, str) or nxt.tag not in _INLINE:
+            continue
+        if el.tag in _FORMATTING and nxt.tag in _FORMATTING:
+            continue
+        before, after = el.text_content()[-1:], nxt.text_content()[:1]
+        if before.isalnum() and after.isalnum():
+            el.tail = " "
+
+
 def page_title(tree: HtmlElement) -> str:
     """<title>, else og:title, else the first <h1>."""
     for xpath in ("//head/title", '//meta[@property="og:title"]/@content', "//h1"):
@@ -170,5 +198,6 @@ def parse(html: str) -> HtmlElement | None:
         if tree is not None:
             for el in tree.xpath("//*[@hidden]|//template"):  # not rendered, whatever the CSS says
                 el.drop_tree()
+            separate_words(tree)
             return tree
     return None

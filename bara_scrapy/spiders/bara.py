@@ -118,7 +118,9 @@ class BaraSpider(Spider):
             if extraction.unresolved:  # blob: players with no manifest/file in the network log
                 self.crawler.stats.inc_value("bara/verify/rejected/unresolvable_blob", len(extraction.unresolved))
         item.title = extraction.title or snapshot.title
+        item.document_title = (extraction.document_title or snapshot.title) if usable else None
         item.text = extraction.text
+        item.comments = extraction.comments
         item.markdown = extraction.markdown if usable else None
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
         item.extractor = extraction.extractor

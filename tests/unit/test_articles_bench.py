@@ -109,7 +109,7 @@ def test_cli_prints_figures_next_to_published_ones(tmp_path: Path, capsys: pytes
     write_corpus(tmp_path, {"b": (ARTICLE, ARTICLE_TRUTH)})
     assert articles.main(["--corpus", str(tmp_path)]) == 0
     rows = {line[:30].strip(): line[30:].split() for line in capsys.readouterr().out.splitlines()}
-    assert rows["bara main_text (offline)"][:4] == ["1.000", "1.000", "1.000", "n=1,"]
+    assert rows["bara text (offline)"][:4] == ["1.000", "1.000", "1.000", "n=1,"]
     assert rows["trafilatura 2.0.0 (published)"] == ["0.958", "0.938", "0.978"]
     assert rows["best published (published)"] == ["0.970", "-", "-"]
     assert articles.main(["--corpus", str(tmp_path / "missing")]) == 2
@@ -124,12 +124,14 @@ def test_default_corpus_honours_env(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
 @needs_corpus
 def test_real_corpus_pages_score_above_floor() -> None:
-    # first 10 pages by key: measured F1 0.981 (P 0.970, R 0.992); all 181 pages: 0.967
+    # first 10 pages by key: measured F1 0.934 (P 0.879, R 0.997). The gold is the article body alone;
+    # `text` also holds each page's headline, standfirst, captions and bios, which cost precision here
+    # (0.981 / 0.970 / 0.992 when text was trafilatura's article body plus missed lists)
     result = articles.run_offline(CORPUS, limit=10, progress=False)
     assert result["n"] == 10
-    assert result["f1"] >= 0.95
-    assert result["precision"] >= 0.93
-    assert result["recall"] >= 0.95
+    assert result["f1"] >= 0.92
+    assert result["precision"] >= 0.86
+    assert result["recall"] >= 0.97
 
 
 @needs_corpus

@@ -1,0 +1,104 @@
+"""Readers' comments and replies: which repeated groups they are, and who wrote each.
+
+Comments are part of a page's `text` (a reader sees them) and are also returned
+on their own (`PageItem.comments`), so a user who wants the article alone can
+leave them out. A group of alike items (`lists.py`) is a comment thread when its
+items are plain text (few links, no title links: not teasers of other pages)
+and it either comes after the article's last kept paragraph or says what it is:
+class/id names of the items or their list (`comment`, `reply`...), or schema.org
+`Comment` microdata. Naming only labels a group here; it never removes text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from ..items import Comment
+from .blocks import tree_blocks
+from .boilerplate import tokens
+from .lists import Group
+
+COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
+AUTHOR_NAMES = frozenset("author user username name fn nick nickname poster commenter byline".split())
+MAX_AUTHOR_WORDS = 6
+_SPACES = re.compile(r"\s+")
+
+
+def _names(el: HtmlElement) -> set[str]:
+    return {t for n in ((el.get("class") or "").split() + (el.get("id") or "").split()) for t in tokens(n)}
+
+
+def is_comment_run(g: Group) -> bool:
+    """Readers' comments, as the page names them (class/id of the items, their list or its holder;
+    schema.org Comment).
+
+    >>> from lxml.html import fromstring
+    >>> is_comment_run(Group(fromstring('<ol class="comment-list"/>'), (fromstring('<li>x</li>'),), 1, 0))
+    True
+    >>> is_comment_run(Group(fromstring('<ul/>'), (fromstring('<li itemtype="https://schema.org/Comment">x</li>'),),
+    ...                      1, 0))
+    True
+    """
+    first = g.items[0]
+    if "comment" in (first.get("itemtype") or "").lower():
+        return True
+    holders = [first, g.parent, *list(g.parent.iterancestors())[:2]]
+    return any(_names(el) & COMMENT_NAMES for el in holders)
+
+
+def comment_author(item: HtmlElement) -> str | None:
+    """Who wrote a comment: an element marked as its author (itemprop, class names, <cite>), short.
+
+    >>> from lxml.html import fromstring
+    >>> comment_author(fromstring('<li><span class="comment-author">bramble</span><p>Nice post.</p></li>'))
+    'bramble'
+    >>> comment_author(fromstring('<li><p>No name here at all.</p></li>')) is None
+    True
+    """
+    for el in item.iter():
+        if not isinstance(el.tag, str) or el is item:
+            continue
+        named = (el.get("itemprop") or "").lower() == "author" or el.tag == "cite" or bool(_names(el) & AUTHOR_NAMES)
+        if named:
+            text = _SPACES.sub(" ", el.text_content()).strip()
+            if text and len(text.split()) <= MAX_AUTHOR_WORDS:
+                return text
+    return None
+
+
+def comment_text(item: HtmlElement, author: str | None) -> str:
+    """The comment's words, one line per block, without its author's name leading it."""
+    lines = [b.text for b in tree_blocks(item)]
+    if author and lines and lines[0].startswith(author):
+        rest = lines[0][len(author):].strip()
+        lines = ([rest] if rest else []) + lines[1:]
+    return "\n".join(lines)
+
+
+def threads(groups: list[Group], plain: list[bool], after: list[bool]) -> list[Group]:
+    """The comment threads among `groups` (outermost first): plain-text runs after the article or named
+    as comments, a reply run inside a chosen thread's item belonging to that thread."""
+    chosen: list[Group] = []
+    held: set[HtmlElement] = set()
+    for g, is_plain, is_after in zip(groups, plain, after, strict=True):
+        if not is_plain or not (is_after or is_comment_run(g)):
+            continue
+        if any(a in held for a in g.parent.iterancestors()) or g.parent in held:
+            continue
+        chosen.append(g)
+        held.update(g.items)
+    return chosen
+
+
+def comments_of(groups: list[Group]) -> list[Comment]:
+    """One `Comment` per item of the comment groups, in document order."""
+    out: list[Comment] = []
+    for g in groups:
+        for item in g.items:
+            author = comment_author(item)
+            text = comment_text(item, author)
+            if text:
+                out.append(Comment(author=author, text=text))
+    return out
