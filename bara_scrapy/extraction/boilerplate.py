@@ -38,6 +38,7 @@ EDGE_NAMES = frozenset({"header", "footer", "site-header", "site-footer", "page-
 HOLDS_SHARE = 0.5
 LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
+LABEL_LINK_WORDS = 4  # links averaging fewer words are labels ("Home", "Share on X"), not titles
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
 _WORD = re.compile(r"\w+")
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
@@ -97,13 +98,15 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     True
     >>> looks_like_furniture(fromstring('<div><h1>The headline</h1><p>A standfirst of this story.</p></div>'))
     False
+    >>> looks_like_furniture(fromstring('<div><a href="/s"><h3>A card title of a story</h3><p>Gist</p></a></div>'))
+    False
     """
     text_words = len(_WORD.findall(el.text_content()))
     if text_words <= LABEL_WORDS:
         return True
-    link_words = sum(len(_WORD.findall(a.text_content())) for a in el.iter("a"))
-    if link_words >= FURNITURE_LINK_SHARE * text_words:
-        return True
+    labels = [len(_WORD.findall(a.text_content())) for a in el.iter("a")]
+    if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < LABEL_LINK_WORDS * len(labels):
+        return True  # mostly short link labels: a menu or a share bar (a card is one long link)
     return text_words <= CONTROL_WORDS and next(el.iter("button", "input", "select", "form"), None) is not None
 
 

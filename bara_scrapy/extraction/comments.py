@@ -69,11 +69,17 @@ def comment_author(item: HtmlElement) -> str | None:
 
 
 def comment_text(item: HtmlElement, author: str | None) -> str:
-    """The comment's words, one line per block, without its author's name leading it."""
-    lines = [b.text for b in tree_blocks(item)]
-    if author and lines and lines[0].startswith(author):
-        rest = lines[0][len(author):].strip()
-        lines = ([rest] if rest else []) + lines[1:]
+    """The comment's words, one line per block, without its author's name leading a line.
+
+    >>> from lxml.html import fromstring
+    >>> comment_text(fromstring('<li><p>Nice post.</p><div><a>ann</a> June 1</div></li>'), "ann")
+    'Nice post.\\nJune 1'
+    """
+    lines = []
+    for b in tree_blocks(item):
+        line = b.text[len(author):].strip() if author and b.text.startswith(author) else b.text
+        if line:
+            lines.append(line)
     return "\n".join(lines)
 
 

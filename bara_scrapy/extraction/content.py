@@ -137,8 +137,9 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
 
 
 def _frame_content(b: Block) -> bool:
-    """A block of the article frame that trafilatura left out and a reader takes for the article's:
-    its headline, standfirst, a caption, a paragraph holding a link; not a label or a row of links."""
+    """A block of the article frame that trafilatura left out and a reader takes for the page's own:
+    a headline, standfirst, caption, a paragraph holding a link; not a label, a byline or dateline,
+    a bare URL or a row of links."""
     tokens = _WORD_RE.findall(b.text)
     n = len(tokens)
     if not b.framed or n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
@@ -218,7 +219,8 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
     if _little(blocks, body_words):
         blocks, method = _body_blocks(body), "body"
     text_seq = _seq(to_text(blocks))
-    comments = [c for c in comments_of(thread) if _seq(c.text) in text_seq]  # only what `text` holds
+    comments = [c for c in comments_of(thread)  # only what `text` holds
+                if all(_seq(line) in text_seq for line in c.text.split("\n"))]
     return blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else ""
 
 
