@@ -1,7 +1,7 @@
 """`scrapy crawl`, with bara's spider arguments checked before anything starts.
 
-A bad seed or limit ends the command with one line naming the value and exit
-code 2, before Scrapy builds a crawler or launches a browser. A crawl whose seed
+A bad seed or limit, or a damaged `JOBDIR`, ends the command with one line naming
+the value and exit code 2, before Scrapy builds a crawler or launches a browser. A crawl whose seed
 page failed exits 3; a worker whose shared frontier (Redis) failed or vanished exits 4.
 """
 
@@ -13,6 +13,7 @@ import sys
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
 from ..config import ConfigError
+from ..journal import jobdir_problem
 
 BAD_ARGUMENTS_EXIT = 2
 SEED_FAILED_EXIT = 3
@@ -34,6 +35,12 @@ class Command(ScrapyCrawlCommand):
                     print(f"error: {exc}", file=sys.stderr)
                     self.exitcode = BAD_ARGUMENTS_EXIT
                     return
+        jobdir = self.settings.get("JOBDIR") if self.settings is not None else None
+        problem = jobdir_problem(jobdir) if jobdir else None
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            self.exitcode = BAD_ARGUMENTS_EXIT
+            return
         if len(args) != 1 or self.crawler_process is None:
             super().run(args, opts)
             return
