@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from bara_scrapy.testing.server import Site, SiteServer
@@ -38,6 +37,8 @@ class Run:
     items_before: int  # whole lines in the feed when the run started
     items_after: int  # whole lines when it ended (after the kill, or at the end)
     exit_code: int
+    duplicates: int = 0  # items in the feed for a page that already has one, when it ended
+    hits: Counter[str] | None = None  # the site's request counts when it ended (`kill_and_resume(server=)`)
 
 
 def feed_lines(path: Path) -> list[str]:
@@ -107,11 +108,13 @@ def run_once(cmd: Sequence[str], feed: Path, kill_after: int | None, timeout: fl
             proc.wait()
         assert proc.stderr is not None
         proc.stderr.close()
-    return Run(kill_after, before, len(feed_lines(feed)), proc.returncode)
+    urls = [json.loads(line).get("url") for line in feed_lines(feed)]
+    return Run(kill_after, before, len(urls), proc.returncode, len(urls) - len(set(urls)))
 
 
 def kill_and_resume(seed: str, workdir: Path, moments: Sequence[int], args: Mapping[str, object],
-                    settings: Mapping[str, object], *, finish: bool = True) -> list[Run]:
+                    settings: Mapping[str, object], *, finish: bool = True,
+                    server: SiteServer | None = None) -> list[Run]:
     """Kill at each moment (items in the feed), resume, and (`finish`) run a last time to the end.
 
     Run n of the job in `workdir` logs to `crawl-<n>.log`, its feed is `items.jsonl`, its JOBDIR `job`.
@@ -121,6 +124,7 @@ def kill_and_resume(seed: str, workdir: Path, moments: Sequence[int], args: Mapp
     for moment in [*moments, None] if finish else moments:
         log = workdir / f"crawl-{len(list(workdir.glob('crawl-*.log')))}.log"
         runs.append(run_once(crawl_command(seed, feed, log, args, {**settings, "JOBDIR": job}), feed, moment))
+        runs[-1].hits = Counter(server.hits) if server is not None else None
     return runs
 
 
@@ -129,9 +133,9 @@ def page_path(url: str) -> str:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
-def recrawled(items: Sequence[Mapping[str, Any]], hits: Counter[str], reference_hits: Counter[str]) -> int:
+def recrawled(pages: Sequence[str], hits: Counter[str], reference_hits: Counter[str]) -> int:
     """Page fetches beyond those of the uninterrupted crawl."""
-    return sum(max(0, hits[page_path(i["url"])] - reference_hits[page_path(i["url"])]) for i in items)
+    return sum(max(0, hits[p] - reference_hits[p]) for p in pages)
 
 
 def generated_site(pages: int) -> tuple[SiteServer, GraphSite]:
@@ -151,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     opts = parser.parse_args(argv)
     args = {"max_pages": opts.pages, "max_width": 8, "max_depth": 8, "max_attempts": 2}
     settings = {"CONCURRENT_REQUESTS": opts.concurrency, "BARA_PAGE_TIMEOUT": 10}
-    server, graph = generated_site(opts.pages + 40)
+    server, graph = generated_site(opts.pages * 2)
     try:
         ref_dir, kill_dir = opts.out / "reference", opts.out / "killed"
         for d in (ref_dir, kill_dir):
@@ -163,22 +167,25 @@ def main(argv: Sequence[str] | None = None) -> None:
         server.hits.clear()
         total = len(ref_items)
         moments = sorted(random.Random(opts.seed).sample(range(5, total - 5), opts.kills))
-        runs = kill_and_resume(graph.seed, kill_dir, moments, args, settings)
+        runs = kill_and_resume(graph.seed, kill_dir, moments, args, settings, server=server)
         items = [json.loads(ln) for ln in feed_lines(kill_dir / "items.jsonl")]
     finally:
         server.stop()
     urls = [i["url"] for i in items]
-    print(f"reference: {total} items, exit {reference.exit_code}")
-    print("| run | killed after (items) | items before | items after | exit |")
-    print("|---|---|---|---|---|")
+    pages = [page_path(u) for u in urls]
+    print(f"reference: {total} items, exit {reference.exit_code}; CONCURRENT_REQUESTS={opts.concurrency}")
+    print("| run | killed after (items) | items before | items after | duplicates | pages fetched again |")
+    print("|---|---|---|---|---|---|")
+    excess = 0
     for n, run in enumerate(runs, 1):
-        moment = "end" if run.moment is None else str(run.moment)
-        print(f"| {n} | {moment} | {run.items_before} | {run.items_after} | {run.exit_code} |")
+        moment = "end (exit 0)" if run.moment is None else f"{run.moment} (exit {run.exit_code})"
+        now = recrawled(pages, run.hits or Counter(), ref_hits)
+        print(f"| {n} | {moment} | {run.items_before} | {run.items_after} | {run.duplicates} | {now - excess} |")
+        excess = now
     print(f"final feed: {len(items)} items, {len(urls) - len(set(urls))} duplicates, "
           f"same pages and bfs_index as the reference: {refs_of(items) == refs_of(ref_items)}, "
           f"pages lost: {len({i['url'] for i in ref_items} - set(urls))}, "
-          f"page fetches beyond the reference: {recrawled(items, server.hits, ref_hits)} "
-          f"(CONCURRENT_REQUESTS={opts.concurrency}, {opts.kills} kills)")
+          f"page fetches beyond the reference: {excess} over {opts.kills} kills")
 
 
 if __name__ == "__main__":
