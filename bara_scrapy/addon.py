@@ -64,7 +64,10 @@ ITEM_PIPELINES = {
 }
 # With JOBDIR: the crawl journal (a crawl killed hard resumes); after Scrapy's FeedExporter (0), whose
 # item_scraped must have written an item before the journal records it.
-EXTENSIONS = {"bara_scrapy.extensions.journal.CrawlJournalExtension": 520}
+EXTENSIONS = {
+    "bara_scrapy.extensions.feedguard.FeedGuardExtension": 515,  # a feed that cannot be written stops the crawl
+    "bara_scrapy.extensions.journal.CrawlJournalExtension": 520,
+}
 # Issue 11: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
 REPORTING_EXTENSIONS = {
     "bara_scrapy.extensions.progress.ProgressExtension": 500,

@@ -108,11 +108,13 @@ class CrawlJournalExtension:
             return
         feeds = {}
         for slot in self._feed_slots():
-            if slot.file is None:
-                continue
+            if slot.file is None or getattr(slot.file, "failed", None):
+                continue  # a feed that could not be written (FeedGuardExtension): this item is not in it
             slot.file.flush()
             os.fsync(slot.file.fileno())
             feeds[os.path.abspath(slot.storage.path)] = os.fstat(slot.file.fileno()).st_size
+        if self.crawler.stats.get_value("bara/feed/write_failed"):
+            return  # not journaled: a resumed crawl visits the page again
         self.record({"w": item.bfs_index, "feeds": feeds}, sync=True)
 
     def spider_closed(self, spider: Any, reason: str) -> None:
