@@ -62,6 +62,12 @@ ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
 }
+# With JOBDIR: the crawl journal (a crawl killed hard resumes); after Scrapy's FeedExporter (0), whose
+# item_scraped must have written an item before the journal records it.
+EXTENSIONS = {
+    "bara_scrapy.extensions.feedguard.FeedGuardExtension": 515,  # a feed that cannot be written stops the crawl
+    "bara_scrapy.extensions.journal.CrawlJournalExtension": 520,
+}
 # Issue 11: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
 REPORTING_EXTENSIONS = {
     "bara_scrapy.extensions.progress.ProgressExtension": 500,
@@ -99,6 +105,7 @@ class Addon:
             ("DOWNLOADER_MIDDLEWARES", DOWNLOADER_MIDDLEWARES),
             ("SPIDER_MIDDLEWARES", SPIDER_MIDDLEWARES),
             ("ITEM_PIPELINES", ITEM_PIPELINES),
+            ("EXTENSIONS", EXTENSIONS),
         ):
             for component, order in table.items():
                 settings.setdefault_in_component_priority_dict(name, load_object(component), order)

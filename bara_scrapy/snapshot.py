@@ -75,6 +75,7 @@ class PageSnapshot(BaseModel):
     markers: Markers = Field(default_factory=Markers)
     scroll_steps: int = 0
     scroll_truncated: bool = False
+    deadline_hit: str | None = None  # the hard deadline fired: what was collected before it, and this reason
     offsite_navigation: str | None = None  # an off-scope navigation the guard blocked
     navigation_block: str | None = None  # its reason: offsite_redirect, ssrf_blocked, redirect_loop
     blocked_requests: int = 0

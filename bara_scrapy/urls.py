@@ -46,6 +46,10 @@ DEFAULT_DENY: tuple[str, ...] = (
     rf"^[^?]*/(?:{_SEGMENTS})(?:/|$|\?|\.(?:php|aspx?|html?)$)",
     r"[?&](?:action|do|mode)=(?:log-?in|log-?out|register|sign-?up|sign-?in)(?:&|$)",
     r"[?&]share=",
+    # print views and feeds asked for in the query: ?print=1, ?view=print, ?format=printable, ?feed=rss2
+    r"[?&](?:print|printable|printer-?friendly)(?:=(?:1|true|yes|on)?)?(?:&|$)",
+    r"[?&](?:view|format|output|layout|mode|tmpl|style)=print(?:able|er|er-?friendly)?(?:&|$)",
+    r"[?&]feed=",
     rf"^[^?]*\.(?:{_FILE_EXTENSIONS})(?:$|\?)",
 )
 

@@ -3,7 +3,9 @@
 scrapy-playwright navigates; `init_page` runs before navigation (network log,
 navigation/SSRF guard, dialogs, pop-ups) and `explore` runs after it as a
 `PageMethod`, under the page's hard deadline. `explore` returns a
-`PageSnapshot` as a plain dict; if the deadline fires it raises
+`PageSnapshot` as a plain dict; if the deadline fires, the snapshot holds what
+the last collection before it found (`deadline_hit` says so: the attempt is a
+`timeout` with partial output), or, with nothing collected yet, it raises
 `PageTimeoutError` and scrapy-playwright closes the page.
 """
 
@@ -138,9 +140,11 @@ async def _reveal_and_collect(page: Page, session: PageSession, ins: Instruction
             return steps, truncated, acc.last
         final = await asyncio.wait_for(acc.collect(page), timeout=max(session.remaining(), 2.0))
     except TimeoutError:
-        raise PageTimeoutError(
-            f"page timeout exceeded: hard deadline hit after {time.monotonic() - started:.1f}s"
-        ) from None
+        reason = f"page timeout exceeded: hard deadline hit after {time.monotonic() - started:.1f}s"
+        if not acc.last:
+            raise PageTimeoutError(reason) from None
+        acc.deadline_hit = f"{reason}; returned what was collected before it"
+        return acc.steps, True, acc.last
     return steps, truncated, final
 
 
@@ -166,6 +170,8 @@ def _fill(page: Page, session: PageSession, ins: Instructions, snapshot: PageSna
     snapshot.candidates = list(acc.candidates.values())
     snapshot.network = list(session.network) if ins.capture_network else []
     snapshot.markers = Markers.model_validate(final.get("markers", {}))
+    if acc.feed_done:  # the sentinel of a feed that stopped answering is markup left behind, not more to load
+        snapshot.markers.feed_sentinel = False
     snapshot.blocked_requests = session.blocked
     snapshot.errors = list(session.errors)
 
@@ -191,6 +197,7 @@ async def _explore(page: Page, session: PageSession, ins: Instructions) -> PageS
     _fill(page, session, ins, snapshot, acc, final)
     snapshot.scroll_steps = steps
     snapshot.scroll_truncated = truncated
+    snapshot.deadline_hit = acc.deadline_hit
     snapshot.source_html = await _source_html(session)
     snapshot.seconds = round(time.monotonic() - started, 3)
     return snapshot

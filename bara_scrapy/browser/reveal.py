@@ -21,6 +21,9 @@ MAX_OVERLAY_PASSES = 3
 
 SCROLL_RESERVE_S = 3.0  # deadline kept for scrolling when the waits before it run long (a busy CPU)
 MIN_STEP_S = 0.3  # a scroll step is started only with at least this (or 1.5 x the last step) left
+# steps at a quiet bottom after which a feed sentinel that nothing answers (no request, no growth, no new
+# candidate) is left-over markup of a finished feed, not a feed still loading
+FEED_IDLE_STEPS = 3
 
 # one viewport step (90%), then two animation frames and a task so that IntersectionObservers (lazy
 # images, feed sentinels; their callbacks are tasks queued by a frame) have run; returns the page's
@@ -40,6 +43,9 @@ class Accumulator:
         self.last: dict[str, Any] = {}
         self.taken_at = 0.0  # monotonic time the last collection was asked for
         self.touched_at = 0.0  # ... and the page was last scrolled or clicked
+        self.feed_done = False  # the sentinel stayed, but FEED_IDLE_STEPS steps brought nothing (`scroll`)
+        self.steps = 0  # scroll steps taken, for a reveal the hard deadline cut short
+        self.deadline_hit: str | None = None  # set when it did (`render._reveal_and_collect`)
 
     async def collect(self, page: Page) -> dict[str, Any]:
         started = time.monotonic()
@@ -69,8 +75,8 @@ class Accumulator:
 
     @property
     def sentinel(self) -> bool:
-        """An infinite-scroll sentinel still on the page: the feed may not be done."""
-        return bool(self.last.get("markers", {}).get("feed_sentinel"))
+        """An infinite-scroll sentinel still on the page: the feed may not be done (unless `feed_done`)."""
+        return bool(self.last.get("markers", {}).get("feed_sentinel")) and not self.feed_done
 
 
 async def click(page: Page, session: PageSession, handle: str) -> bool:
@@ -124,6 +130,16 @@ def needs_scroll(state: PageProgress, markers: dict[str, Any], scroll_all: bool 
     return not state.at_bottom and (scroll_all or markers.get("scroll_hooks", -1) != 0)
 
 
+def feed_finished(sentinel: bool, idle_steps: int) -> bool:
+    """A feed whose sentinel stays but that answered `idle_steps` steps at a quiet bottom with nothing
+    (no request, no growth, no new candidate) is finished.
+
+    >>> feed_finished(True, FEED_IDLE_STEPS), feed_finished(True, FEED_IDLE_STEPS - 1), feed_finished(False, 9)
+    (True, False, False)
+    """
+    return sentinel and idle_steps >= FEED_IDLE_STEPS
+
+
 def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accumulator, stable: int,
                waited: bool) -> bool:
     """At the bottom, the page did not grow, nothing in flight, no feed sentinel; twice if timers are
@@ -131,6 +147,14 @@ def _step_done(session: PageSession, state: PageProgress, grew: bool, acc: Accum
     if not state.at_bottom or grew or session.inflight or state.loading_images or acc.sentinel:
         return False
     return stable >= (2 if state.timers or not waited else 1)
+
+
+def _idle(session: PageSession, state: PageProgress, grew: bool, before: tuple[int, int, int],
+          acc: Accumulator) -> bool:
+    """The step left the page as it was: at the bottom, no growth, no request, no new candidate, nothing busy."""
+    height, requests, candidates = before
+    return (state.at_bottom and not grew and state.height == height and session.requests_total == requests
+            and len(acc.candidates) == candidates and not session.inflight and not state.loading_images)
 
 
 async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accumulator) -> tuple[int, bool]:
@@ -144,15 +168,17 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
     state = progress_of(reading) if reading else await page_progress(page)
     if not needs_scroll(state, acc.last.get("markers", {}), ins.scroll_all):
         return 0, False
-    steps, stable, step_s = 0, 0, MIN_STEP_S
+    steps, stable, idle, step_s = 0, 0, 0, MIN_STEP_S
     requests_seen, last_height = session.requests_total, state.height
     while steps < ins.scroll_steps:
         if session.remaining() < max(MIN_STEP_S, 1.5 * step_s):
             return steps, True
         started, requests_before = time.monotonic(), session.requests_total
+        before = (state.height, requests_before, len(acc.candidates))
         after, elapsed_ms = await page.evaluate(_SCROLL_STEP_JS)
         acc.touched()
         steps += 1
+        acc.steps = steps
         stepped = state = progress_of(after)
         waited = after is None or not unchanged_since(session, stepped, float(elapsed_ms), requests_before)
         if waited:
@@ -163,6 +189,9 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
             requests_seen, last_height = session.requests_total, state.height
             await acc.collect(page)
         stable = stable + 1 if state.at_bottom and not grew else 0
+        idle = idle + 1 if _idle(session, state, grew, before, acc) else 0
+        if feed_finished(acc.sentinel, idle):
+            acc.feed_done = True
         if _step_done(session, state, grew, acc, stable, waited):
             return steps, False
         step_s = time.monotonic() - started

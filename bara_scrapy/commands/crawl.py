@@ -1,7 +1,9 @@
 """`scrapy crawl`, with bara's spider arguments checked before anything starts.
 
-A bad seed or limit ends the command with one line naming the value and exit
-code 2, before Scrapy builds a crawler or launches a browser. A crawl whose seed
+A bad seed or limit, or a damaged `JOBDIR`, ends the command with one line naming
+the value and exit code 2, before Scrapy builds a crawler or launches a browser;
+a Chromium that is missing or does not start, with one line and exit code 5. A feed
+that cannot be written (a path that cannot be created, a disk that fills) exits 6. A crawl whose seed
 page failed exits 3; a worker whose shared frontier (Redis) failed or vanished exits 4.
 """
 
@@ -12,15 +14,21 @@ import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
+from ..browser.preflight import browser_problem, chromium_of
 from ..config import ConfigError
+from ..extensions.feedguard import feed_problem
+from ..journal import jobdir_problem
 
 BAD_ARGUMENTS_EXIT = 2
 SEED_FAILED_EXIT = 3
 FRONTIER_LOST_EXIT = 4
+BROWSER_FAILED_EXIT = 5
+OUTPUT_FAILED_EXIT = 6
 
 
 class Command(ScrapyCrawlCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        check = None  # bara's spider checks its arguments (and is the one that needs Chromium)
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 spidercls = self.crawler_process.spider_loader.load(args[0])
@@ -34,6 +42,24 @@ class Command(ScrapyCrawlCommand):
                     print(f"error: {exc}", file=sys.stderr)
                     self.exitcode = BAD_ARGUMENTS_EXIT
                     return
+        jobdir = self.settings.get("JOBDIR") if self.settings is not None else None
+        problem = jobdir_problem(jobdir) if jobdir else None
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            self.exitcode = BAD_ARGUMENTS_EXIT
+            return
+        for uri in self.settings.getdict("FEEDS") if check is not None and self.settings is not None else {}:
+            problem = feed_problem(str(uri))
+            if problem:
+                print(f"error: {problem}", file=sys.stderr)
+                self.exitcode = OUTPUT_FAILED_EXIT
+                return
+        chromium = chromium_of(self.settings) if check is not None and self.settings is not None else None
+        problem = browser_problem(chromium) if chromium else None
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            self.exitcode = BROWSER_FAILED_EXIT
+            return
         if len(args) != 1 or self.crawler_process is None:
             super().run(args, opts)
             return
@@ -44,6 +70,8 @@ class Command(ScrapyCrawlCommand):
             self.exitcode = 1
         elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == "bara_resume_mismatch":
             self.exitcode = BAD_ARGUMENTS_EXIT
+        elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == "bara_output_failed":
+            self.exitcode = OUTPUT_FAILED_EXIT
         elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == "bara_frontier_lost":
             self.exitcode = FRONTIER_LOST_EXIT
         elif crawler.stats is not None and crawler.stats.get_value("bara/seed/status") == "failed":

@@ -151,8 +151,8 @@ def attempt_outcome(
     """What reflection needs to know of one attempt: how it ended, what it found, what still looks hidden."""
     return AttemptOutcome(
         instructions=ins,
-        error_type=failure.type if failure else None,
-        error_message=failure.message if failure else "",
+        error_type=failure.type if failure else ("PageTimeoutError" if snapshot.deadline_hit else None),
+        error_message=failure.message if failure else (snapshot.deadline_hit or ""),
         http_status=item.http_status,
         content_type=snapshot.content_type,
         offsite_navigation=snapshot.offsite_navigation or (failure.offsite if failure else None),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -97,6 +98,53 @@ def test_deny_list_true_positives(path: str) -> None:
 
 @pytest.mark.parametrize("path", ALLOWED)
 def test_deny_list_false_positives(path: str) -> None:
+    assert not DenyPolicy().is_denied("https://a.org" + path)
+
+
+# One row per rule the README documents (the `BARA_DENY` row): paths and query-string variants.
+DOCUMENTED_RULES = {
+    "login": ["/login", "/log-in/", "/x?action=login", "/wp-login.php"],
+    "logout": ["/logout", "/x?do=logout&y=1"],
+    "sign-in": ["/sign-in", "/signin?next=/", "/x?mode=signin"],
+    "sign-up": ["/signup", "/user/sign-up", "/x?action=sign-up"],
+    "register": ["/register", "/user/registration", "/x?action=register"],
+    "account": ["/account", "/my-account/orders"],
+    "cart": ["/cart", "/basket/"],
+    "checkout": ["/checkout/step-2"],
+    "admin": ["/admin", "/wp-admin/edit.php"],
+    "auth": ["/auth/callback"],
+    "oauth": ["/oauth2/authorize"],
+    "sso": ["/sso"],
+    "password reset": ["/reset-password", "/forgot-password", "/lost-password"],
+    "feeds": ["/feed", "/blog/feed/", "/rss", "/atom", "/?feed=rss2"],
+    "share intents": ["/share", "/sharer.php?u=x", "/intent/tweet?text=x", "/post?share=twitter"],
+    "print": ["/print", "/t/5/print/", "/t/5?view=print", "/t/5?print=1", "/t/5?format=print",
+              "/t/5?page=2&print", "/t/5?printable=true", "/t/5?output=printable&page=2", "/t/5?layout=printer"],
+    "non-HTML file extensions": ["/files/report.pdf", "/a.ZIP", "/img/photo.jpg", "/data.json"],
+}
+NOT_PRINT = ["/t/5?view=list", "/t/5?format=json", "/search?q=print", "/blueprint", "/t/5?print_id=4",
+             "/t/5?sprint=1", "/printing-press", "/t/5?view=printing-history"]
+
+
+def _readme_deny_row() -> str:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    return next(line for line in readme.splitlines() if line.startswith("| `BARA_DENY`"))
+
+
+def test_every_documented_deny_rule_has_a_case() -> None:
+    documented = _readme_deny_row().split("built-in list (", 1)[1].split(") |", 1)[0]
+    names = [n for part in documented.split(", ") for n in part.split("/")]
+    names = ["sign-up" if n == "up" else n for n in names]  # "sign-in/up"
+    assert sorted(names) == sorted(DOCUMENTED_RULES), documented
+
+
+@pytest.mark.parametrize(("rule", "path"), [(r, p) for r, paths in DOCUMENTED_RULES.items() for p in paths])
+def test_each_documented_deny_rule_denies_its_paths_and_queries(rule: str, path: str) -> None:
+    assert DenyPolicy().is_denied("https://a.org" + path), (rule, path)
+
+
+@pytest.mark.parametrize("path", NOT_PRINT)
+def test_print_rules_leave_other_queries_alone(path: str) -> None:
     assert not DenyPolicy().is_denied("https://a.org" + path)
 
 

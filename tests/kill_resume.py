@@ -1,0 +1,192 @@
+"""Kill a `JOBDIR` crawl with SIGKILL at chosen moments, resume it with the same command, compare.
+
+A moment is "after N items": the crawl runs until its feed holds N whole lines (observable
+progress, polled), then the crawl and its Chromium get SIGKILL. The same command runs again until
+the next moment, and a last time to the end. The feed is the one file of every run (`-O`: bara
+appends to it on a resume). `kill_and_resume` returns one row per run; `main` prints the table
+(the issue-29 measurement):
+
+    .venv/bin/python -m tests.kill_resume --pages 300 --kills 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from bara_scrapy.testing.server import Site, SiteServer
+
+from .crawl_utils import REPO_ROOT, GraphSite, make_graph_site, refs_of
+
+
+@dataclass
+class Run:
+    moment: int | None  # killed after this many items in the feed; None: ran to the end
+    items_before: int  # whole lines in the feed when the run started
+    items_after: int  # whole lines when it ended (after the kill, or at the end)
+    exit_code: int
+    duplicates: int = 0  # items in the feed for a page that already has one, when it ended
+    hits: Counter[str] | None = None  # the site's request counts when it ended (`kill_and_resume(server=)`)
+
+
+def feed_lines(path: Path) -> list[str]:
+    """The whole lines of the feed (a line cut by a kill has no newline yet)."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    return [ln.decode("utf-8") for ln in data.split(b"\n")[:-1]]
+
+
+def crawl_command(seed: str, feed: Path, log: Path, args: Mapping[str, object],
+                  settings: Mapping[str, object]) -> list[str]:
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "bara", "-a", f"seed={seed}"]
+    for name, value in args.items():
+        cmd += ["-a", f"{name}={value}"]
+    for name, value in {"LOG_LEVEL": "INFO", **settings, "LOG_FILE": str(log)}.items():
+        cmd += ["-s", f"{name}={value}"]
+    return [*cmd, "-O", str(feed)]
+
+
+def _marked(marker: str) -> list[int]:
+    needle = f"BARA_KILL_RUN={marker}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if needle in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def run_once(cmd: Sequence[str], feed: Path, kill_after: int | None, timeout: float = 600.0) -> Run:
+    """Run the crawl; with `kill_after`, SIGKILL it (and every process it started) once the feed
+    holds that many whole lines. Polls the feed every 50 ms (bounded by `timeout`)."""
+    before = len(feed_lines(feed))
+    marker = uuid.uuid4().hex
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCRAPY_")}
+    env["BARA_KILL_RUN"] = marker  # Chromium inherits it: every process of this run can be found
+    proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    pause = threading.Event()  # never set: the wait between two reads of the feed
+    try:
+        for _ in range(int(timeout / 0.05)):
+            if proc.poll() is not None:
+                break
+            if kill_after is not None and len(feed_lines(feed)) >= kill_after:
+                for pid in [proc.pid, *_marked(marker)]:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                break
+            pause.wait(0.05)
+        else:
+            raise AssertionError(f"crawl still running after {timeout}s")
+        proc.wait(timeout=60)
+    finally:
+        for pid in _marked(marker):  # what the kill left (a renderer started meanwhile)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stderr is not None
+        proc.stderr.close()
+    urls = [json.loads(line).get("url") for line in feed_lines(feed)]
+    return Run(kill_after, before, len(urls), proc.returncode, len(urls) - len(set(urls)))
+
+
+def kill_and_resume(seed: str, workdir: Path, moments: Sequence[int], args: Mapping[str, object],
+                    settings: Mapping[str, object], *, finish: bool = True,
+                    server: SiteServer | None = None) -> list[Run]:
+    """Kill at each moment (items in the feed), resume, and (`finish`) run a last time to the end.
+
+    Run n of the job in `workdir` logs to `crawl-<n>.log`, its feed is `items.jsonl`, its JOBDIR `job`.
+    """
+    feed, job = workdir / "items.jsonl", workdir / "job"
+    runs = []
+    for moment in [*moments, None] if finish else moments:
+        log = workdir / f"crawl-{len(list(workdir.glob('crawl-*.log')))}.log"
+        runs.append(run_once(crawl_command(seed, feed, log, args, {**settings, "JOBDIR": job}), feed, moment))
+        runs[-1].hits = Counter(server.hits) if server is not None else None
+    return runs
+
+
+def page_path(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def recrawled(pages: Sequence[str], hits: Counter[str], reference_hits: Counter[str]) -> int:
+    """Page fetches beyond those of the uninterrupted crawl."""
+    return sum(max(0, hits[p] - reference_hits[p]) for p in pages)
+
+
+def generated_site(pages: int) -> tuple[SiteServer, GraphSite]:
+    server = SiteServer(Site()).start()
+    graph = make_graph_site(server.base, rng_seed=29, n_pages=pages, delays=False, flaky=False, max_fanout=8)
+    graph.install(server.site)
+    return server, graph
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=300)
+    parser.add_argument("--kills", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=29, help="random moments")
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/kill_resume"))
+    opts = parser.parse_args(argv)
+    args = {"max_pages": opts.pages, "max_width": 8, "max_depth": 8, "max_attempts": 2}
+    settings = {"CONCURRENT_REQUESTS": opts.concurrency, "BARA_PAGE_TIMEOUT": 10}
+    server, graph = generated_site(opts.pages * 2)
+    try:
+        ref_dir, kill_dir = opts.out / "reference", opts.out / "killed"
+        for d in (ref_dir, kill_dir):
+            d.mkdir(parents=True, exist_ok=False)
+        reference = run_once(crawl_command(graph.seed, ref_dir / "items.jsonl", ref_dir / "crawl.log", args,
+                                           settings), ref_dir / "items.jsonl", None)
+        ref_items = [json.loads(ln) for ln in feed_lines(ref_dir / "items.jsonl")]
+        ref_hits = Counter(server.hits)
+        server.hits.clear()
+        total = len(ref_items)
+        moments = sorted(random.Random(opts.seed).sample(range(5, total - 5), opts.kills))
+        runs = kill_and_resume(graph.seed, kill_dir, moments, args, settings, server=server)
+        items = [json.loads(ln) for ln in feed_lines(kill_dir / "items.jsonl")]
+    finally:
+        server.stop()
+    urls = [i["url"] for i in items]
+    pages = [page_path(u) for u in urls]
+    print(f"reference: {total} items, exit {reference.exit_code}; CONCURRENT_REQUESTS={opts.concurrency}")
+    print("| run | killed after (items) | items before | items after | duplicates | pages fetched again |")
+    print("|---|---|---|---|---|---|")
+    excess = 0
+    for n, run in enumerate(runs, 1):
+        moment = "end (exit 0)" if run.moment is None else f"{run.moment} (exit {run.exit_code})"
+        now = recrawled(pages, run.hits or Counter(), ref_hits)
+        print(f"| {n} | {moment} | {run.items_before} | {run.items_after} | {run.duplicates} | {now - excess} |")
+        excess = now
+    print(f"final feed: {len(items)} items, {len(urls) - len(set(urls))} duplicates, "
+          f"same pages and bfs_index as the reference: {refs_of(items) == refs_of(ref_items)}, "
+          f"pages lost: {len({i['url'] for i in ref_items} - set(urls))}, "
+          f"page fetches beyond the reference: {excess} over {opts.kills} kills")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""The crawl journal: replayed completions rebuild the frontier; a cut last line is dropped; damage is refused."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bara_scrapy.frontier import Frontier
+from bara_scrapy.journal import (
+    JOURNAL_NAME,
+    completion_record,
+    encode,
+    jobdir_problem,
+    read_journal,
+    replay,
+)
+
+SITE = "http://t.test"
+
+
+def _links(index: int, fanout: int) -> list[str]:
+    return [f"{SITE}/{(index * 7 + k * 3) % 40}" for k in range(fanout)]
+
+
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=40), st.randoms(use_true_random=False))
+def test_replaying_the_journaled_completions_gives_the_live_frontier(fanouts: list[int], rng: object) -> None:
+    """Pages finish in any order; each completion is journaled as it happens; the replay admits the same."""
+    live = Frontier(max_depth=4, max_pages=25)
+    journal = [encode({"seed": live.admit_seed(f"{SITE}/0").url})]
+    todo = [0]
+    while todo:
+        index = todo.pop(rng.randrange(len(todo)))  # type: ignore[attr-defined]
+        url = live.admitted[index].url
+        links = _links(index, fanouts[index % len(fanouts)])
+        released = live.complete(index, links)
+        journal.append(encode(completion_record(index, url, links, [])))
+        todo += [a.bfs_index for a in released]
+    state = read_journal(b"".join(journal))
+    again = replay(state, max_depth=4, max_pages=25)
+    assert again.admitted == live.admitted and again.next_to_expand == live.next_to_expand
+    assert again.finished
+
+
+def test_a_cut_last_line_is_dropped_and_the_rest_kept() -> None:
+    whole = encode({"seed": f"{SITE}/"}) + encode({"w": 0, "feeds": {"/f.jl": 10}})
+    cut = encode({"c": 0, "url": f"{SITE}/", "links": [], "seen": []})[:-5]
+    state = read_journal(whole + cut)
+    assert (state.valid_bytes, state.cut_bytes, state.written, state.closed) == (len(whole), len(cut), {0}, False)
+
+
+def _jobdir(tmp_path: Path, *records: dict[str, object]) -> Path:
+    job = tmp_path / "job"
+    job.mkdir()
+    (job / JOURNAL_NAME).write_bytes(b"".join(encode(r) for r in records))
+    return job
+
+
+def test_a_sound_jobdir_has_no_problem(tmp_path: Path) -> None:
+    feed = tmp_path / "items.jsonl"
+    feed.write_text('{"url": 1}\n{"url": 2}\n')
+    job = _jobdir(tmp_path, {"job": {}}, {"seed": f"{SITE}/"}, {"w": 0, "feeds": {str(feed): 11}})
+    with (job / "spider.state").open("wb") as fh:
+        pickle.dump({"bara_job": {}}, fh)
+    assert jobdir_problem(job) is None
+    assert jobdir_problem(tmp_path / "new") is None
+
+
+def test_a_damaged_journal_line_is_refused(tmp_path: Path) -> None:
+    job = _jobdir(tmp_path, {"job": {}}, {"seed": f"{SITE}/"})
+    data = (job / JOURNAL_NAME).read_bytes()
+    (job / JOURNAL_NAME).write_bytes(data.replace(b'"seed"', b'"se\x00d'))
+    problem = jobdir_problem(job)
+    assert problem and "damaged" in problem and "line 2" in problem and "new JOBDIR" in problem
+
+
+def test_a_completion_of_a_page_never_admitted_is_refused(tmp_path: Path) -> None:
+    job = _jobdir(tmp_path, {"seed": f"{SITE}/"}, completion_record(3, f"{SITE}/x", [], []))
+    assert "never admitted" in (jobdir_problem(job) or "")
+
+
+def test_a_truncated_spider_state_is_refused(tmp_path: Path) -> None:
+    job = _jobdir(tmp_path, {"job": {}})
+    (job / "spider.state").write_bytes(pickle.dumps({"bara_job": {"seed": SITE}}, protocol=4)[:-7])
+    assert "spider.state cannot be read" in (jobdir_problem(job) or "")
+
+
+def test_a_feed_shorter_than_the_journal_says_is_refused(tmp_path: Path) -> None:
+    feed = tmp_path / "items.jsonl"
+    feed.write_text(json.dumps({"url": 1}) + "\n")
+    job = _jobdir(tmp_path, {"seed": f"{SITE}/"}, {"w": 0, "feeds": {str(feed): 500}})
+    assert "items of the earlier runs are missing" in (jobdir_problem(job) or "")
