@@ -21,6 +21,8 @@ from functools import lru_cache
 
 from lxml.html import HtmlElement
 
+from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
+
 INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select".split())
 LANDMARK_TAGS = frozenset({"nav", "aside", "dialog"})
 EDGE_TAGS = frozenset({"header", "footer"})  # boilerplate unless inside one of SECTIONING
@@ -38,7 +40,6 @@ EDGE_NAMES = frozenset({"header", "footer", "site-header", "site-footer", "page-
 HOLDS_SHARE = 0.5
 LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
-LABEL_LINK_WORDS = 4  # links averaging fewer words are labels ("Home", "Share on X"), not titles
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
 _WORD = re.compile(r"\w+")
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
@@ -105,7 +106,7 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     if text_words <= LABEL_WORDS:
         return True
     labels = [len(_WORD.findall(a.text_content())) for a in el.iter("a")]
-    if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < LABEL_LINK_WORDS * len(labels):
+    if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < TITLE_WORDS * len(labels):
         return True  # mostly short link labels: a menu or a share bar (a card is one long link)
     return text_words <= CONTROL_WORDS and next(el.iter("button", "input", "select", "form"), None) is not None
 

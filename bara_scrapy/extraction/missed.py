@@ -15,7 +15,7 @@ from collections import defaultdict
 
 from lxml.html import HtmlElement
 
-from .lists import Group
+from .lists import TITLE_WORDS, Group
 from .text import words
 
 MISSED_SHARE = 0.3  # a repeated group trafilatura left out this much of is content it missed
@@ -24,7 +24,6 @@ DOMINANT = 2.0  # a group with twice the words trafilatura kept is the page's co
 ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and teasers beside it stay out
 LONG_ARTICLE = 300  # after an article this long, a run past its last paragraph is teasers, tags or comments
 FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no prose at all
-TITLE_WORDS = 4  # a link this long is a title (of another page), not an author's name or a label
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
