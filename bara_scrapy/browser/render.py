@@ -57,6 +57,7 @@ def page_session(request: Request) -> PageSession:
         deadline=time.monotonic() + options.page_timeout,
         block_offsite=options.block_offsite,
         pass_on=options.pass_on,
+        archive=options.archive,
     )
 
 
@@ -168,6 +169,7 @@ def _fill(page: Page, session: PageSession, ins: Instructions, snapshot: PageSna
     snapshot.markers = Markers.model_validate(final.get("markers", {}))
     snapshot.blocked_requests = session.blocked
     snapshot.errors = list(session.errors)
+    snapshot.fetched = list(session.fetched)
 
 
 async def _source_html(session: PageSession) -> str:

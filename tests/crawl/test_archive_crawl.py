@@ -1,0 +1,136 @@
+"""The crawl's WARC (issue 30): valid for warcio, and replayed by pywb with every page and verified image.
+
+One crawl of a generated gallery site (real images, an MP4, an HLS manifest, a broken image, a 404
+page) with `BARA_WARC`; the site server is stopped before pywb starts, so every replayed byte comes
+from the archive.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from warcio.archiveiterator import ArchiveIterator
+
+from bara_scrapy.testing.gallery_site import build_gallery_site
+from bara_scrapy.testing.server import SiteServer
+from tests.crawl_utils import run_crawl
+from tests.service_utils import PywbServer
+
+PAGES = 8  # pages 0-7: images, MP4 (1, 6), an HLS manifest (3), a broken image (2); reflection on page 6
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium not installed"),
+]
+
+
+@dataclass
+class Archived:
+    warc: Path
+    items: list[dict[str, Any]]
+    originals: dict[str, bytes]  # every URL the site serves -> its bytes, read from the site
+    stats: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def archived(tmp_path_factory: pytest.TempPathFactory) -> Archived:
+    tmp = tmp_path_factory.mktemp("archive")
+    warc = tmp / "crawl.warc.gz"
+    site = build_gallery_site(PAGES)
+    with SiteServer(site) as server:
+        out = run_crawl(server.url("/"), tmp_path=tmp, args={"max_pages": PAGES, "max_width": 10, "max_depth": 3},
+                        settings={"BARA_WARC": warc})
+        originals = {server.url(path): route.body if isinstance(route.body, bytes) else route.body.encode()
+                     for path, route in site.routes.items()}
+    return Archived(warc, list(out), originals, out.stats)
+
+
+def records(warc: Path) -> list[tuple[str, str, int | None, bytes, dict[str, str]]]:
+    """(type, target URI, HTTP status, payload, WARC headers) of every record."""
+    found = []
+    with warc.open("rb") as fh:
+        for rec in ArchiveIterator(fh):
+            status = int(rec.http_headers.get_statuscode()) if rec.http_headers and rec.rec_type == "response" else None
+            found.append((rec.rec_type, rec.rec_headers.get_header("WARC-Target-URI") or "", status,
+                          rec.content_stream().read(), dict(rec.rec_headers.headers)))
+    return found
+
+
+def test_warc_is_valid_and_holds_each_page_and_verified_medium(archived: Archived) -> None:
+    check = subprocess.run([sys.executable, "-m", "warcio.cli", "check", "-v", str(archived.warc)],
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout[-3000:] + check.stderr[-3000:]
+    assert "digest pass" in check.stdout and "digest fail" not in check.stdout
+    index = subprocess.run([sys.executable, "-m", "warcio.cli", "index", "-f", "warc-type,warc-target-uri,offset",
+                            str(archived.warc)], capture_output=True, text=True, timeout=120)
+    assert index.returncode == 0, index.stderr
+    entries = [json.loads(line) for line in index.stdout.splitlines()]
+
+    found = records(archived.warc)
+    assert len(entries) == len(found) and found[0][0] == "warcinfo"
+    assert b"seed: " in found[0][3] and b"BARA_MAX_PAGES: 8" in found[0][3]
+    by_type = Counter(kind for kind, *_ in found)
+    ok = [i for i in archived.items if i["status"] == "ok"]
+    fetched = [i for i in archived.items if i["http_status"] is not None]
+    assert len(archived.items) == PAGES and len(ok) >= PAGES - 1
+    assert by_type["metadata"] == PAGES and by_type["request"] == len(fetched)
+    assert by_type["conversion"] == len(fetched)
+    assert all(headers.get("WARC-Payload-Digest", "").startswith("sha1:") for kind, *_, headers in found
+               if kind != "warcinfo")
+
+    responses = {uri: (status, payload, headers) for kind, uri, status, payload, headers in found
+                 if kind == "response"}
+    ids = {headers["WARC-Record-ID"]: uri for uri, (_, _, headers) in responses.items()}
+    for item in fetched:  # the document as the server sent it: the site's own bytes
+        status, payload, _ = responses[item["url"]]
+        assert status == item["http_status"]
+        if status == 200:
+            assert payload == archived.originals[item["url"]]
+    for kind, uri, _, payload, headers in found:
+        if kind == "conversion":  # the rendered DOM, linked to the document it was rendered from
+            page = headers["WARC-Refers-To-Target-URI"]
+            assert uri == f"urn:bara:dom:{page}" and ids[headers["WARC-Refers-To"]] == page
+            assert b"<html" in payload
+        if kind == "metadata":
+            meta = json.loads(payload)
+            item = next(i for i in archived.items if i["url"] == meta["url"])
+            assert (meta["bfs_index"], meta["status"], len(meta["attempts"])) == (
+                item["bfs_index"], item["status"], len(item["attempts"]))
+            assert meta["images"] == item["images"] and meta["rejected_media"] == item["rejected_media"]
+
+    verified = {m["url"] for i in archived.items for m in i["images"] + i["videos"]}
+    rejected = {m["url"] for i in archived.items for m in i["rejected_media"]}
+    assert verified and rejected
+    for url in verified:  # every verified medium, whole, as served
+        status, payload, _ = responses[url]
+        assert status == 200 and payload == archived.originals[url]
+    assert not rejected & responses.keys()  # rejected media are not archived at all
+    assert archived.stats["bara/warc/records/response"] == by_type["response"]
+
+
+def test_pywb_replays_each_page_with_its_images(archived: Archived, tmp_path: Path) -> None:
+    pywb = PywbServer(tmp_path / "pywb").start([archived.warc])
+    try:
+        ok = [i for i in archived.items if i["status"] == "ok"]
+        for item in ok:
+            status, body = pywb.get(item["url"])
+            assert status == 200 and body == archived.originals[item["url"]], item["url"]
+            status, page = pywb.get(item["url"], modifier="mp_")  # the page as a reader replays it
+            assert status == 200 and item["title"].encode() in page
+            for media in item["images"] + item["videos"]:
+                status, body = pywb.get(media["url"])
+                assert status == 200 and body == archived.originals[media["url"]], media["url"]
+        rejected = [m for i in archived.items for m in i["rejected_media"]]
+        assert rejected
+        for media in rejected:  # not in the archive: pywb has nothing to replay
+            status, _ = pywb.get(media["url"])
+            assert status == 404, media["url"]
+    finally:
+        pywb.stop()
