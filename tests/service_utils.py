@@ -178,7 +178,7 @@ PYWB_VENV = REPO_ROOT / ".venv-pywb"  # pywb pins redis 2.10: a virtualenv of it
 
 
 class PywbServer(_Service):
-    """pywb's `wayback` (from PyPI) on 127.0.0.1 over one collection `coll` of the given archives."""
+    """pywb's `wayback` (from PyPI) on 127.0.0.1 over one collection `coll` of the given WARCs or WACZs."""
 
     collection = "coll"
 
@@ -190,7 +190,8 @@ class PywbServer(_Service):
         bin_dir = PYWB_VENV / "bin"
         assert (bin_dir / "wayback").exists(), f"pywb is missing in {PYWB_VENV}: `make setup` installs it"
         self.root.mkdir(parents=True, exist_ok=True)
-        for args in (["init", self.collection], ["add", self.collection, *map(str, archives)]):
+        unpack = ["--unpack-wacz"] if any(a.suffix == ".wacz" for a in archives) else []  # its own index, as is
+        for args in (["init", self.collection], ["add", *unpack, self.collection, *map(str, archives)]):
             done = subprocess.run([str(bin_dir / "wb-manager"), *args], cwd=self.root, env=clean_env(),
                                   capture_output=True, text=True, timeout=120)
             assert done.returncode == 0, done.stdout + done.stderr

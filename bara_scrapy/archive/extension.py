@@ -26,7 +26,7 @@ from ..http_utils import header_pairs
 from ..items import PageItem
 from ..page import page_state
 from . import media_fetched
-from .files import RotatingWarcWriter
+from .files import RotatingWarcWriter, warc_path
 from .records import page_records, response_record, warcinfo_record
 
 logger = logging.getLogger(__name__)
@@ -62,7 +62,6 @@ class WarcExtension:
         self.config = config
         self.writer = RotatingWarcWriter(warc_base(config), worker=worker_name(config),
                                          max_bytes=config.archive.max_bytes, warcinfo=self._warcinfo)
-        self.pages: list[dict[str, Any]] = []  # pages.jsonl rows of the WACZ (url, ts, title): small
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WarcExtension:
@@ -96,8 +95,6 @@ class WarcExtension:
             html = ""  # not rendered (plain HTTP): the DOM is the document itself
         for record in page_records(item.url, exchanges, html, provenance(item), time.time()):
             self._write(record)
-        if exchanges and item.status == "ok":
-            self.pages.append({"url": exchanges[-1].url, "ts": exchanges[-1].fetched_at, "title": item.title})
 
     def media_fetched(self, responses: list[Response], verified: bool) -> None:
         if not verified:
@@ -115,3 +112,17 @@ class WarcExtension:
         self.crawler.stats.set_value("bara/warc/files", len(self.writer.paths))
         logger.info("WARC written: %s (%s)", ", ".join(self.writer.paths) or "nothing",
                     ", ".join(f"{n} {k}" for k, n in sorted(self.writer.counts.items())))
+        if self.config.archive.wacz:
+            self._pack()
+
+    def _pack(self) -> None:
+        from .wacz import pack_wacz, pages_from_warcs, wacz_path  # cdxj-indexer only when a WACZ is asked for
+
+        writer = self.writer
+        series = [warc_path(writer.base, n, writer.worker) for n in range(writer.serial + 1)]
+        warcs = [path for path in series if os.path.exists(path)]  # a resumed crawl's earlier files too
+        out = wacz_path(self.config.archive.wacz, writer.worker)
+        seed = getattr(self.crawler.spider, "seed", None)
+        package = pack_wacz(out, warcs, pages_from_warcs(warcs), title=f"bara crawl of {seed}", main_page=seed)
+        self.crawler.stats.set_value("bara/wacz/bytes", os.path.getsize(out))
+        logger.info("WACZ written: %s (%d files)", out, len(package["resources"]))

@@ -1,8 +1,8 @@
-"""The crawl's WARC (issue 30): valid for warcio, and replayed by pywb with every page and verified image.
+"""The crawl's WARC and WACZ (issue 30): valid for warcio, replayed by pywb with every page and verified medium.
 
-One crawl of a generated gallery site (real images, an MP4, an HLS manifest, a broken image, a 404
-page) with `BARA_WARC`; the site server is stopped before pywb starts, so every replayed byte comes
-from the archive.
+One crawl of a generated gallery site (real images, an MP4, an HLS manifest, a broken image) with
+`BARA_WARC` and `BARA_WACZ`; the site server is stopped before pywb starts, so every replayed byte
+comes from the archive.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zipfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
+from bara_scrapy.archive.wacz import check_wacz
 from bara_scrapy.testing.gallery_site import build_gallery_site
 from bara_scrapy.testing.server import SiteServer
 from tests.crawl_utils import run_crawl
@@ -34,6 +36,7 @@ pytestmark = [
 @dataclass
 class Archived:
     warc: Path
+    wacz: Path
     items: list[dict[str, Any]]
     originals: dict[str, bytes]  # every URL the site serves -> its bytes, read from the site
     stats: dict[str, Any]
@@ -42,14 +45,14 @@ class Archived:
 @pytest.fixture(scope="module")
 def archived(tmp_path_factory: pytest.TempPathFactory) -> Archived:
     tmp = tmp_path_factory.mktemp("archive")
-    warc = tmp / "crawl.warc.gz"
+    warc, wacz = tmp / "crawl.warc.gz", tmp / "crawl.wacz"
     site = build_gallery_site(PAGES)
     with SiteServer(site) as server:
         out = run_crawl(server.url("/"), tmp_path=tmp, args={"max_pages": PAGES, "max_width": 10, "max_depth": 3},
-                        settings={"BARA_WARC": warc})
+                        settings={"BARA_WARC": warc, "BARA_WACZ": wacz})
         originals = {server.url(path): route.body if isinstance(route.body, bytes) else route.body.encode()
                      for path, route in site.routes.items()}
-    return Archived(warc, list(out), originals, out.stats)
+    return Archived(warc, wacz, list(out), originals, out.stats)
 
 
 def records(warc: Path) -> list[tuple[str, str, int | None, bytes, dict[str, str]]]:
@@ -115,22 +118,61 @@ def test_warc_is_valid_and_holds_each_page_and_verified_medium(archived: Archive
     assert archived.stats["bara/warc/records/response"] == by_type["response"]
 
 
+def assert_replays(pywb: PywbServer, archived: Archived) -> None:
+    """Every ok page (as served, and rewritten for a reader) and its verified media; no rejected medium."""
+    ok = [i for i in archived.items if i["status"] == "ok"]
+    assert ok
+    for item in ok:
+        status, body = pywb.get(item["url"])
+        assert status == 200 and body == archived.originals[item["url"]], item["url"]
+        status, page = pywb.get(item["url"], modifier="mp_")  # the page as a reader replays it
+        assert status == 200 and item["title"].encode() in page
+        for media in item["images"] + item["videos"]:
+            status, body = pywb.get(media["url"])
+            assert status == 200 and body == archived.originals[media["url"]], media["url"]
+    rejected = [m for i in archived.items for m in i["rejected_media"]]
+    assert rejected
+    for media in rejected:  # not in the archive: pywb has nothing to replay
+        status, _ = pywb.get(media["url"])
+        assert status == 404, media["url"]
+
+
 def test_pywb_replays_each_page_with_its_images(archived: Archived, tmp_path: Path) -> None:
     pywb = PywbServer(tmp_path / "pywb").start([archived.warc])
     try:
-        ok = [i for i in archived.items if i["status"] == "ok"]
-        for item in ok:
-            status, body = pywb.get(item["url"])
-            assert status == 200 and body == archived.originals[item["url"]], item["url"]
-            status, page = pywb.get(item["url"], modifier="mp_")  # the page as a reader replays it
-            assert status == 200 and item["title"].encode() in page
-            for media in item["images"] + item["videos"]:
-                status, body = pywb.get(media["url"])
-                assert status == 200 and body == archived.originals[media["url"]], media["url"]
-        rejected = [m for i in archived.items for m in i["rejected_media"]]
-        assert rejected
-        for media in rejected:  # not in the archive: pywb has nothing to replay
-            status, _ = pywb.get(media["url"])
-            assert status == 404, media["url"]
+        assert_replays(pywb, archived)
+    finally:
+        pywb.stop()
+
+
+def test_wacz_validates_and_replays_in_pywb_from_its_own_index(archived: Archived, tmp_path: Path) -> None:
+    assert check_wacz(str(archived.wacz)) == []
+    with zipfile.ZipFile(archived.wacz) as zf:
+        names = set(zf.namelist())
+        assert {"archive/crawl.warc.gz", "indexes/index.cdx", "pages/pages.jsonl", "datapackage.json",
+                "datapackage-digest.json"} <= names
+        assert zf.read("archive/crawl.warc.gz") == archived.warc.read_bytes()
+        header, *rows = [json.loads(line) for line in zf.read("pages/pages.jsonl").splitlines()]
+        index = zf.read("indexes/index.cdx").decode().splitlines()
+        package = json.loads(zf.read("datapackage.json"))
+    assert header["format"] == "json-pages-1.0" and package["wacz_version"] == "1.1.1"
+    ok = [i for i in archived.items if i["status"] == "ok"]
+    assert sorted(r["url"] for r in rows) == sorted(i["final_url"] for i in ok)
+    assert {r["title"] for r in rows} == {i["title"] for i in ok}
+    assert index == sorted(index)  # CDXJ: sorted by SURT key and timestamp
+    indexed = {json.loads(line.split(" ", 2)[2])["url"] for line in index}
+    verified = {m["url"] for i in archived.items for m in i["images"] + i["videos"]}
+    assert {i["url"] for i in ok} | verified <= indexed
+
+    bad = tmp_path / "bad.wacz"  # the check sees a changed byte
+    with zipfile.ZipFile(archived.wacz) as src, zipfile.ZipFile(bad, "w") as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            dst.writestr(name, data + b"\n" if name == "pages/pages.jsonl" else data)
+    assert check_wacz(str(bad)) == ["pages/pages.jsonl: hash or size mismatch"]
+
+    pywb = PywbServer(tmp_path / "pywb").start([archived.wacz])  # unpacked with the WACZ's own index
+    try:
+        assert_replays(pywb, archived)
     finally:
         pywb.stop()
