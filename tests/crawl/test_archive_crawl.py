@@ -21,7 +21,7 @@ from warcio.archiveiterator import ArchiveIterator
 
 from bara_scrapy.archive.wacz import check_wacz
 from bara_scrapy.testing.gallery_site import build_gallery_site
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.testing.server import Site, SiteServer
 from tests.crawl_utils import run_crawl
 from tests.service_utils import PywbServer
 
@@ -50,9 +50,13 @@ def archived(tmp_path_factory: pytest.TempPathFactory) -> Archived:
     with SiteServer(site) as server:
         out = run_crawl(server.url("/"), tmp_path=tmp, args={"max_pages": PAGES, "max_width": 10, "max_depth": 3},
                         settings={"BARA_WARC": warc, "BARA_WACZ": wacz})
-        originals = {server.url(path): route.body if isinstance(route.body, bytes) else route.body.encode()
-                     for path, route in site.routes.items()}
+        originals = bodies(site, server)
     return Archived(warc, wacz, list(out), originals, out.stats)
+
+
+def bodies(site: Site, server: SiteServer) -> dict[str, bytes]:
+    return {server.url(path): route.body if isinstance(route.body, bytes) else route.body.encode()
+            for path, route in site.routes.items()}
 
 
 def records(warc: Path) -> list[tuple[str, str, int | None, bytes, dict[str, str]]]:
@@ -176,3 +180,37 @@ def test_wacz_validates_and_replays_in_pywb_from_its_own_index(archived: Archive
         assert_replays(pywb, archived)
     finally:
         pywb.stop()
+
+
+def provenance(warcs: list[Path]) -> list[dict[str, Any]]:
+    """The items as the WARCs' provenance records hold them, in file order."""
+    return [json.loads(payload) for warc in warcs for kind, uri, _, payload, _ in records(warc)
+            if kind == "metadata" and uri.startswith("urn:bara:provenance:")]
+
+
+def test_a_resumed_crawl_appends_to_its_warc(tmp_path: Path) -> None:
+    """JOBDIR: the second run goes on in the first run's file, after a warcinfo of its own; nothing clobbered."""
+    warc, job = tmp_path / "crawl.warc.gz", tmp_path / "job"
+    settings = {"JOBDIR": job, "BARA_WARC": warc, "BARA_BROWSER_ENABLED": False, "CONCURRENT_REQUESTS": 2}
+    args = {"max_pages": PAGES, "max_width": 10, "max_depth": 3, "max_attempts": 1}
+    site = build_gallery_site(PAGES)
+    with SiteServer(site) as server:
+        (tmp_path / "run1").mkdir()
+        (tmp_path / "run2").mkdir()
+        first = run_crawl(server.url("/"), tmp_path=tmp_path / "run1", args=args,
+                          settings={**settings, "CLOSESPIDER_ITEMCOUNT": 2})
+        assert first.stats["finish_reason"] == "closespider_itemcount"
+        after_first = warc.read_bytes()
+        second = run_crawl(server.url("/"), tmp_path=tmp_path / "run2", args=args, settings=settings)
+        originals = bodies(site, server)
+    assert warc.read_bytes().startswith(after_first) and len(warc.read_bytes()) > len(after_first)
+    found = records(warc)
+    assert [i for i, (kind, *_) in enumerate(found) if kind == "warcinfo"][:1] == [0]
+    assert sum(kind == "warcinfo" for kind, *_ in found) == 2
+    items = list(first) + list(second)
+    assert len(items) == PAGES
+    assert sorted(p["url"] for p in provenance([warc])) == sorted(i["url"] for i in items)
+    # plain HTTP: the document is Scrapy's response, and there is no separate DOM
+    documents = {uri: payload for kind, uri, status, payload, _ in found if kind == "response" and status == 200}
+    assert all(documents[i["url"]] == originals[i["url"]] for i in items if i["http_status"] == 200)
+    assert not [kind for kind, *_ in found if kind == "conversion"]
