@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import urllib.request
 import zipfile
 from collections import Counter
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from bara_scrapy.archive.wacz import check_wacz
+from bara_scrapy.report.data import ReportMeta, build_report_data
 from bara_scrapy.testing.gallery_site import build_gallery_site
 from bara_scrapy.testing.server import Site, SiteServer
 from tests.crawl_utils import run_crawl
@@ -145,6 +147,14 @@ def test_pywb_replays_each_page_with_its_images(archived: Archived, tmp_path: Pa
     pywb = PywbServer(tmp_path / "pywb").start([archived.warc])
     try:
         assert_replays(pywb, archived)
+        # the report's replay links (`scrapy bara-report --replay`) open each page in pywb
+        base = pywb.replay_url("", modifier="", timestamp="").rstrip("/")
+        pages = build_report_data(archived.items, ReportMeta(replay_base=base))["pages"]
+        links = [p["replay"] for p in pages if p["status"] == "ok"]
+        assert len(links) == sum(i["status"] == "ok" for i in archived.items)
+        for link in links:
+            with urllib.request.urlopen(link, timeout=30) as resp:
+                assert resp.status == 200 and link.split("/", 5)[5].encode() in resp.read()
     finally:
         pywb.stop()
 
