@@ -29,6 +29,7 @@ from w3lib.url import safe_url_string
 
 from ..snapshot import Fetched
 from ..verify.ssrf import default_resolve, host_key, parse_literal
+from .events import MAX_SOURCE_BYTES
 from .guard import (
     ABORT,
     BLANK,
@@ -158,8 +159,11 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
 
 
 async def _keep(route: Route, response: APIResponse, session: PageSession, url: str, *, with_body: bool = True) -> None:
-    """The exchange as fetched, for the archive (the body once more over the driver's pipe: documents only)."""
+    """The exchange as fetched, for the archive (the body once more over the driver's pipe: documents only);
+    the document's source for extraction too, which `PageEvents` then need not read again."""
     body = await response.body() if with_body else b""
+    if with_body and response.status == 200 and len(body) <= MAX_SOURCE_BYTES:
+        session.source_html = body.decode("utf-8", errors="replace")
     session.fetched.append(Fetched(
         url=url, status=response.status, headers=[(h["name"], h["value"]) for h in response.headers_array],
         body=body, request_headers=list(route.request.headers.items()), fetched_at=time.time(),
