@@ -5,10 +5,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
+PYWB_VENV ?= .venv-pywb
+PYWB_STAMP := $(PYWB_VENV)/.requirements-installed
 
-.PHONY: setup chromium redis redis-up redis-down venv demo test test-fast lint typecheck bench-smoke bench clean
+.PHONY: setup chromium redis redis-up redis-down venv pywb demo test test-fast lint typecheck bench-smoke bench clean
 
-setup: chromium redis venv
+setup: chromium redis venv pywb
 
 chromium:
 	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "$$BARA_CHROMIUM_PATH" ]; then \
@@ -52,6 +54,14 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install -q -r requirements.txt
 	$(PY) -m pip install -q -e '.[bench]'
 	@touch $(STAMP)
+
+# pywb replays the archive in tests (BARA_WARC / BARA_WACZ); its own virtualenv (requirements-pywb.txt says why).
+pywb: $(PYWB_STAMP)
+
+$(PYWB_STAMP): requirements-pywb.txt
+	@test -x $(PYWB_VENV)/bin/python || $(PYTHON) -m venv $(PYWB_VENV)
+	$(PYWB_VENV)/bin/python -m pip install -q -r requirements-pywb.txt
+	@touch $(PYWB_STAMP)
 
 demo: setup
 	$(PY) -m bara_scrapy.demo --out out

@@ -78,6 +78,8 @@ FEED_EXPORTERS = {
     "csv": "bara_scrapy.exporters.BaraCsvItemExporter",
     "xml": "bara_scrapy.exporters.BaraXmlItemExporter",
 }
+# Issue 30: the WARC/WACZ archive, wired only when BARA_WARC or BARA_WACZ is set (it imports warcio).
+ARCHIVE_EXTENSIONS = {"bara_scrapy.archive.extension.WarcExtension": 520}
 PLAYWRIGHT_HANDLER = "bara_scrapy.browser.handler.BaraPlaywrightDownloadHandler"
 
 
@@ -113,6 +115,9 @@ class Addon:
             old, new = (load_object(path) for path in SPIDER_MIDDLEWARES_SHARED)
             settings.replace_in_component_priority_dict("SPIDER_MIDDLEWARES", old, new)
         self._reporting(settings)
+        if settings.get("BARA_WARC") or settings.get("BARA_WACZ"):
+            for component, order in ARCHIVE_EXTENSIONS.items():
+                settings.setdefault_in_component_priority_dict("EXTENSIONS", load_object(component), order)
         if settings.getbool("BARA_BROWSER_ENABLED"):
             handlers = settings.getdict("DOWNLOAD_HANDLERS")
             for scheme in ("http", "https"):

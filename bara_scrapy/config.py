@@ -212,6 +212,21 @@ class FrontierConfig:
     poll: float = setting("BARA_FRONTIER_POLL", 0.2)
 
 
+@dataclass(frozen=True)
+class ArchiveConfig:
+    """The WARC/WACZ archive (`bara_scrapy.archive`); on when `warc` or `wacz` is set."""
+
+    warc: str = setting("BARA_WARC", "")  # path of the WARC (.warc.gz); empty with BARA_WACZ: beside it
+    wacz: str = setting("BARA_WACZ", "")  # path of the WACZ packed from the WARCs when the crawl closes
+    max_bytes: int = setting("BARA_WARC_MAX_BYTES", 1024**3, minimum=1024)  # rotate to a new file past this
+    media_max_bytes: int = setting("BARA_WARC_MEDIA_MAX_BYTES", 100 * 1024 * 1024, minimum=0)  # 0: no limit
+    worker: str = setting("BARA_WARC_WORKER", "")  # in the file names; empty with BARA_FRONTIER_URL: host-pid
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.warc or self.wacz)
+
+
 # Parsed configs, one per crawler whose settings are frozen.
 _PARSED: weakref.WeakKeyDictionary[Crawler, BaraConfig] = weakref.WeakKeyDictionary()
 
@@ -245,6 +260,7 @@ class BaraConfig:
     llm: LlmConfig = field(default_factory=LlmConfig)
     reporting: ReportingConfig = field(default_factory=ReportingConfig)
     frontier: FrontierConfig = field(default_factory=FrontierConfig)
+    archive: ArchiveConfig = field(default_factory=ArchiveConfig)
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BaraConfig:

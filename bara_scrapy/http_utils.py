@@ -54,3 +54,12 @@ def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> f
     if millis is not None and _SECONDS.fullmatch(millis.strip()):
         return float(millis) / 1000.0
     return retry_after_seconds(lower.get("retry-after"), now)
+
+
+def header_pairs(headers: Mapping[bytes, list[bytes]]) -> list[tuple[str, str]]:
+    """Scrapy `Headers` (bytes, several values a name) as (name, value) pairs, in order.
+
+    >>> header_pairs({b"Set-Cookie": [b"a=1", b"b=2"], b"Content-Type": [b"text/html"]})
+    [('Set-Cookie', 'a=1'), ('Set-Cookie', 'b=2'), ('Content-Type', 'text/html')]
+    """
+    return [(k.decode("latin-1"), v.decode("latin-1")) for k, values in headers.items() for v in values]

@@ -51,6 +51,7 @@ class RenderOptions:
     allow_private: bool
     block_offsite: bool
     pass_on: bool = False  # sub-requests the guard lets through go on to scrapy-playwright's request handler
+    archive: bool = False  # keep the document's exchanges for the WARC (`PageSnapshot.fetched`)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,21 @@ class NetworkEntry(BaseModel):
     content_type: str = ""
 
 
+class Fetched(BaseModel):
+    """One HTTP exchange of the page's document as it was fetched (a redirect hop or the document itself),
+    kept only when the crawl writes an archive (`bara_scrapy.archive`). The body is decoded (no
+    Content-Encoding), as both Playwright and Scrapy hand it over."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    url: str
+    status: int
+    headers: list[tuple[str, str]] = Field(default_factory=list)
+    body: bytes = b""
+    request_headers: list[tuple[str, str]] = Field(default_factory=list)
+    fetched_at: float = 0.0  # epoch seconds
+
+
 class Control(BaseModel):
     """A clickable control that may reveal content (load more, tab, accordion)."""
 
@@ -81,3 +96,4 @@ class PageSnapshot(BaseModel):
     blocked_requests: int = 0
     errors: list[str] = Field(default_factory=list)
     seconds: float = 0.0
+    fetched: list[Fetched] = Field(default_factory=list)  # the document's exchanges, with BARA_WARC / BARA_WACZ

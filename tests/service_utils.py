@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -171,3 +172,45 @@ class RedisServer(_Service):
         port = self.port
         self.stop()
         self.start(port)
+
+
+PYWB_VENV = REPO_ROOT / ".venv-pywb"  # pywb pins redis 2.10: a virtualenv of its own (`make setup`)
+
+
+class PywbServer(_Service):
+    """pywb's `wayback` (from PyPI) on 127.0.0.1 over one collection `coll` of the given WARCs or WACZs."""
+
+    collection = "coll"
+
+    def replay_url(self, url: str, modifier: str = "id_", timestamp: str = "2100") -> str:
+        """`id_`: the archived bytes as they are; `mp_`: the page rewritten for replay."""
+        return f"http://127.0.0.1:{self.port}/{self.collection}/{timestamp}{modifier}/{url}"
+
+    def start(self, archives: list[Path]) -> PywbServer:
+        bin_dir = PYWB_VENV / "bin"
+        assert (bin_dir / "wayback").exists(), f"pywb is missing in {PYWB_VENV}: `make setup` installs it"
+        self.root.mkdir(parents=True, exist_ok=True)
+        unpack = ["--unpack-wacz"] if any(a.suffix == ".wacz" for a in archives) else []  # its own index, as is
+        for args in (["init", self.collection], ["add", *unpack, self.collection, *map(str, archives)]):
+            done = subprocess.run([str(bin_dir / "wb-manager"), *args], cwd=self.root, env=clean_env(),
+                                  capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stdout + done.stderr
+        self.port = free_port()
+        log = (self.root / "wayback.log").open("ab")
+        self.proc = subprocess.Popen([str(bin_dir / "wayback"), "-b", "127.0.0.1", "-p", str(self.port)],
+                                     cwd=self.root, env=clean_env(), stdout=log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        wait_for(self.ready, f"pywb on port {self.port}")
+        return self
+
+    def ready(self) -> bool:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{self.collection}/", timeout=5) as resp:
+            return bool(resp.status == 200)
+
+    def get(self, url: str, modifier: str = "id_") -> tuple[int, bytes]:
+        """Status and body of the replay of `url` (an HTTP error status is an answer too)."""
+        try:
+            with urllib.request.urlopen(self.replay_url(url, modifier), timeout=30) as resp:
+                return resp.status, resp.read()
+        except urllib.error.HTTPError as err:
+            return err.code, err.read()

@@ -110,7 +110,8 @@ class PageEvents:
         req = response.request
         if not self.session.committed and req not in self.session.pending:
             return  # the previous page's
-        if req.resource_type == "document" and response.status == 200 and is_main_frame(req):
+        if req.resource_type == "document" and response.status == 200 and is_main_frame(req) \
+                and not (self.session.archive and self.session.fetched):  # else the route handler kept it
             # the document as served, for text a script removed after load (see DomExtractor)
             self.session.source_task = asyncio.ensure_future(self.keep_source(response))
         if len(self.session.network) >= MAX_NETWORK_ENTRIES:

@@ -59,6 +59,7 @@ def page_session(request: Request) -> PageSession:
         deadline=time.monotonic() + options.page_timeout,
         block_offsite=options.block_offsite,
         pass_on=options.pass_on,
+        archive=options.archive,
     )
 
 
@@ -174,6 +175,7 @@ def _fill(page: Page, session: PageSession, ins: Instructions, snapshot: PageSna
         snapshot.markers.feed_sentinel = False
     snapshot.blocked_requests = session.blocked
     snapshot.errors = list(session.errors)
+    snapshot.fetched = list(session.fetched)
 
 
 async def _source_html(session: PageSession) -> str:

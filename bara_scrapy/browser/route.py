@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urljoin, urlsplit
 
@@ -26,7 +27,9 @@ from playwright.async_api import APIResponse, Route
 from playwright.async_api import Error as PlaywrightError
 from w3lib.url import safe_url_string
 
+from ..snapshot import Fetched
 from ..verify.ssrf import default_resolve, host_key, parse_literal
+from .events import MAX_SOURCE_BYTES
 from .guard import (
     ABORT,
     BLANK,
@@ -134,10 +137,14 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
         location = response.headers.get("location")
         if response.status not in REDIRECT_STATUSES or not location:
             try:
+                if session.archive:
+                    await _keep(route, response, session, current)
                 await _fulfil(route, response, session, asked, current)
             finally:  # else the driver keeps the body until the context closes: memory grows with every page
                 await _dispose(response)
             return
+        if session.archive:
+            await _keep(route, response, session, current, with_body=False)
         await _dispose(response)
         target = safe_url_string(urljoin(current, location))
         await _learn(target, policy)
@@ -149,6 +156,18 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
         current = target
     session.leave(current, "redirect_loop")
     await route.fulfill(status=200, content_type="text/html", body=BLANK_HTML)
+
+
+async def _keep(route: Route, response: APIResponse, session: PageSession, url: str, *, with_body: bool = True) -> None:
+    """The exchange as fetched, for the archive (the body once more over the driver's pipe: documents only);
+    the document's source for extraction too, which `PageEvents` then need not read again."""
+    body = await response.body() if with_body else b""
+    if with_body and response.status == 200 and len(body) <= MAX_SOURCE_BYTES:
+        session.source_html = body.decode("utf-8", errors="replace")
+    session.fetched.append(Fetched(
+        url=url, status=response.status, headers=[(h["name"], h["value"]) for h in response.headers_array],
+        body=body, request_headers=list(route.request.headers.items()), fetched_at=time.time(),
+    ))
 
 
 async def _dispose(response: APIResponse) -> None:

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..snapshot import NetworkEntry
+from ..snapshot import Fetched, NetworkEntry
 
 
 @dataclass
@@ -20,6 +20,8 @@ class PageSession:
     deadline: float
     block_offsite: bool = False
     pass_on: bool = False  # RenderOptions.pass_on
+    archive: bool = False  # RenderOptions.archive: the route handler keeps the document's exchanges
+    fetched: list[Fetched] = field(default_factory=list)
     network: list[NetworkEntry] = field(default_factory=list)
     pending: set[Any] = field(default_factory=set)  # this page's requests started and not finished
     requests_total: int = 0

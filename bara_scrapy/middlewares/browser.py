@@ -17,13 +17,20 @@ from scrapy_playwright.page import PageMethod
 from ..browser.render import explore, init_page
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
+from ..http_utils import header_pairs
 from ..page import RenderOptions, page_state
-from ..snapshot import HTML_TYPES, PageSnapshot
+from ..snapshot import HTML_TYPES, Fetched, PageSnapshot
 
 PLAYWRIGHT_KEYS = (
     "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
     "playwright_page_methods",
 )
+
+
+def fetched(request: Request, response: Response) -> Fetched:
+    """The plain-HTTP exchange for the archive: the body as Scrapy decoded it."""
+    return Fetched(url=response.url, status=response.status, headers=header_pairs(response.headers),
+                   body=response.body, request_headers=header_pairs(request.headers), fetched_at=time.time())
 
 
 class BrowserMiddleware:
@@ -49,6 +56,7 @@ class BrowserMiddleware:
             allow_private=self.config.allow_private_networks,
             block_offsite=self.config.block_offsite_subresources,
             pass_on=self.config.playwright_request_hooks,
+            archive=self.config.archive.enabled,
         )
         request.meta.update(
             playwright=True,
@@ -82,6 +90,8 @@ class BrowserMiddleware:
             snapshot.html = html
         else:
             snapshot = snapshot_from_html(request.url, response.url, response.status, html)
+            if self.config.archive.enabled and not self.config.browser_enabled:
+                snapshot.fetched = [fetched(request, response)]
         snapshot.status = response.status
         snapshot.content_type = ctype
         if not is_html and response.body:

@@ -5,7 +5,9 @@ engine with `Range: bytes=0-4095`, following up to 5 redirects by hand so the
 SSRF guard runs on every hop; a host name is resolved once per crawl and the
 download is pinned to the checked address (`verify.pinned`). The first bytes decide (`verify.sniff`), not the
 Content-Type. A server that ignores Range is cut off by `StopDownload` after
-the first 4 KiB. Each canonical URL is checked once per crawl. Candidates that
+the first 4 KiB. With an archive on (`BARA_WARC`/`BARA_WACZ`) the whole file is downloaded instead (up
+to `BARA_WARC_MEDIA_MAX_BYTES`), once: the archive writes the responses verification received
+(`archive.media_fetched`). Each canonical URL is checked once per crawl. Candidates that
 are not http(s) URLs are counted (`blocked_scheme`) and dropped: the item
 contract only holds http(s) media.
 """
@@ -31,6 +33,7 @@ from scrapy.http.request import NO_CALLBACK
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from w3lib.url import safe_url_string
 
+from ..archive import media_fetched
 from ..config import BaraConfig
 from ..items import PageItem
 from ..reflection.status import after_verification
@@ -44,6 +47,7 @@ logger = logging.getLogger(__name__)
 
 MAX_REDIRECTS = 5
 VERIFY_KEY = "bara_verify"  # meta of a verification request: bytes received so far
+LIMIT_KEY = "bara_verify_limit"  # ... and the bytes after which the download stops
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # the candidate could not be checked at all: the page is incomplete (`after_verification`), not the media bad
 UNCHECKED_REASONS = frozenset({"timeout", "download_error", "dns_error"})
@@ -81,6 +85,8 @@ class MediaVerificationPipeline:
         config = BaraConfig.from_crawler(crawler)
         self.allow_private = config.allow_private_networks
         self.timeout = config.verify.timeout
+        self.archive = config.archive.enabled  # download whole files, for the archive
+        self.limit = config.archive.media_max_bytes if self.archive else SNIFF_BYTES  # 0: no limit
         self.semaphore = asyncio.Semaphore(max(1, config.verify.concurrency))
         self.allowed_hosts: frozenset[str] = frozenset()
         resolver = settings.get("TWISTED_DNS_RESOLVER") or settings.get("DNS_RESOLVER")
@@ -109,7 +115,7 @@ class MediaVerificationPipeline:
         received = request.meta.get(VERIFY_KEY)
         if received is not None:  # a verification request: meta holds the bytes received so far
             received = request.meta[VERIFY_KEY] = received + len(data)
-            if received >= SNIFF_BYTES:
+            if received >= request.meta[LIMIT_KEY]:
                 raise StopDownload(fail=False)
 
     async def process_item(self, item: Any) -> Any:
@@ -164,6 +170,7 @@ class MediaVerificationPipeline:
 
     async def _follow(self, url: str, kind: str, referer: str) -> Outcome:
         current = url
+        hops: list[Response] = []
         for hop in range(MAX_REDIRECTS + 1):
             blocked = await asyncio.to_thread(self.checker.check, current)  # resolved once, then pinned
             if blocked is not None:
@@ -174,18 +181,21 @@ class MediaVerificationPipeline:
             except Exception as exc:  # any transport failure is a recorded reason, never a crash
                 logger.debug("media check of %s failed: %r", current, exc)
                 return Outcome(error_reason(exc), final_url=current)
+            hops.append(response)
             location = _header(response, "Location")
             if response.status in REDIRECT_STATUSES and location:
                 if hop == MAX_REDIRECTS:
                     return Outcome("too_many_redirects", http_status=response.status, final_url=current)
                 current = safe_url_string(urljoin(current, location))
                 continue
-            return self._record(response, kind)
+            outcome = self._record(response, kind)
+            if self.archive:
+                self.crawler.signals.send_catch_log(media_fetched, responses=hops, verified=outcome.verified)
+            return outcome
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _request(self, url: str, kind: str, referer: str) -> Request:
-        meta = {
-            VERIFY_KEY: 0,
+        meta: dict[str, Any] = {
             "dont_redirect": True,
             "handle_httpstatus_all": True,
             "allow_offsite": True,
@@ -196,12 +206,11 @@ class MediaVerificationPipeline:
             "download_warnsize": 0,
             "download_slot": f"bara-verify:{urlsplit(url).hostname}",  # never starves page slots
         }
-        headers = {
-            "Range": f"bytes=0-{SNIFF_BYTES - 1}",
-            "Referer": referer,
-            "Accept": _ACCEPT[kind],
-            "Accept-Encoding": "identity",
-        }
+        if self.limit:
+            meta.update({VERIFY_KEY: 0, LIMIT_KEY: self.limit})
+        headers = {"Referer": referer, "Accept": _ACCEPT[kind], "Accept-Encoding": "identity"}
+        if not self.archive:
+            headers["Range"] = f"bytes=0-{SNIFF_BYTES - 1}"
         return Request(url, headers=headers, meta=meta, callback=NO_CALLBACK, dont_filter=True)
 
     @staticmethod

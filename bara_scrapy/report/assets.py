@@ -161,6 +161,7 @@ JS = r"""
     const row = (k, v) => kv.append(el("tr", {}, el("td", {text: k}), el("td", {}, v)));
     row("url", link(p.url));
     if (p.final_url && p.final_url !== p.url) row("final url", link(p.final_url));
+    if (p.replay) row("replay", link(p.replay, "in the archive"));
     row("status", el("span", {class: "st-" + p.status, text: p.status + (p.http_status ? " (HTTP " + p.http_status + ")" : "")}));
     row("depth", String(p.depth));
     if (p.parent !== null && p.parent !== undefined) row("parent", el("a", {href: "#page=" + p.parent, text: label(byIndex.get(p.parent))}));

@@ -2,9 +2,11 @@
 
     scrapy bara-report items.jsonl -o report.html
     scrapy bara-report items.json -o report.html --max-depth 3 --max-pages 300 --files-store media/
+    scrapy bara-report items.jsonl -o report.html --replay http://127.0.0.1:8080/coll/
 
 ITEMS is a JSON Lines or JSON feed of `scrapy crawl bara`. Limits are not in the items: pass them to
 show them. Stored copies (`path` on media) are shown from `--files-store` (default: `FILES_STORE`).
+`--replay`: a wayback-style collection (pywb) holding the crawl's WARC or WACZ; each page links to its replay.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("-o", "--output", default="report.html", help="report file (default report.html)")
         parser.add_argument("--files-store", default=None, help="where stored media are (default FILES_STORE)")
+        parser.add_argument("--replay", default=None, metavar="URL",
+                            help="replay collection of the crawl's WARC/WACZ (pywb: http://host:port/coll/)")
         for name in LIMIT_OPTIONS:
             parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=None, dest=name,
                                 help=f"the crawl's {name} (shown in the summary)")
@@ -66,7 +70,7 @@ class Command(ScrapyCommand):
         if store is None and self.settings is not None:
             store = self.settings.get("FILES_STORE")
         limits = {name: getattr(opts, name) for name in LIMIT_OPTIONS if getattr(opts, name) is not None}
-        meta = ReportMeta(source=str(source), limits=limits, files_base=files_base(store))
+        meta = ReportMeta(source=str(source), limits=limits, files_base=files_base(store), replay_base=opts.replay)
         data = build_report_data(read_items(source), meta)
         out = Path(opts.output)
         size = write_report(data, out)

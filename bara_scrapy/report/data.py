@@ -29,6 +29,7 @@ class ReportMeta:
     finished: str | None = None
     elapsed: float | None = None  # seconds; default: finished - started
     files_base: str | None = None  # URL prefix of FILES_STORE for stored copies (file:///... or http(s)://)
+    replay_base: str | None = None  # a replay collection of the crawl's WARC/WACZ, e.g. pywb's http://host/coll/
 
 
 def read_items(path: Path) -> Iterator[dict[str, Any]]:
@@ -141,6 +142,19 @@ def summarize(pages: list[dict[str, Any]], meta: ReportMeta) -> dict[str, Any]:
     }
 
 
+def replay_url(base: str, url: str, fetched_at: str | None) -> str:
+    """The page's replay in a wayback-style collection (pywb, `/coll/<timestamp>/<url>`): the capture
+    closest to when the page was fetched.
+
+    >>> replay_url("http://127.0.0.1:8080/coll", "http://a/p?q=1", "2026-12-02T18:25:26Z")
+    'http://127.0.0.1:8080/coll/20261202182526/http://a/p?q=1'
+    >>> replay_url("http://w/coll/", "http://a/", None)
+    'http://w/coll/*/http://a/'
+    """
+    stamp = "".join(ch for ch in (fetched_at or "") if ch.isdigit())[:14] or "*"
+    return f"{base.rstrip('/')}/{stamp}/{url}"
+
+
 def link_parents(pages: list[dict[str, Any]]) -> None:
     """Set each page's `parent` to its parent's bfs_index (the tree), None for the seed or an unknown parent."""
     index = {p["url"]: p["i"] for p in pages}
@@ -153,4 +167,8 @@ def build_report_data(items: Iterable[Mapping[str, Any]], meta: ReportMeta | Non
     meta = meta or ReportMeta()
     pages = sorted((dict(p) if "text_chars" in p else compact_page(p) for p in items), key=lambda p: p["i"])
     link_parents(pages)
+    if meta.replay_base:
+        for p in pages:
+            if p["status"] != "failed":
+                p["replay"] = replay_url(meta.replay_base, p["final_url"] or p["url"], p["fetched_at"])
     return {"meta": asdict(meta), "summary": summarize(pages, meta), "pages": pages}

@@ -60,3 +60,9 @@ def test_browser_disabled_leaves_download_handlers_alone() -> None:
     off = settings_of(BARA_BROWSER_ENABLED=False)
     assert PLAYWRIGHT_HANDLER not in off.getdict("DOWNLOAD_HANDLERS").values()
     assert off.getdict("PLAYWRIGHT_LAUNCH_OPTIONS") == {}
+
+
+def test_an_archive_setting_wires_the_warc_extension() -> None:
+    assert "WarcExtension" not in names(settings_of()["EXTENSIONS"])
+    for setting in ("BARA_WARC", "BARA_WACZ"):
+        assert names(settings_of(**{setting: "out/crawl"})["EXTENSIONS"])["WarcExtension"] == 520

@@ -118,13 +118,23 @@ def test_command_writes_the_report(tmp_path: Path) -> None:
     feed.write_text("".join(json.dumps(i) + "\n" for i in items))
     out = tmp_path / "out" / "report.html"
     proc = subprocess.run(
-        [sys.executable, "-m", "scrapy", "bara-report", str(feed), "-o", str(out), "--max-pages", "12"],
+        [sys.executable, "-m", "scrapy", "bara-report", str(feed), "-o", str(out), "--max-pages", "12",
+         "--replay", "http://127.0.0.1:8080/coll/"],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "12 pages" in proc.stdout
     html = out.read_text(encoding="utf-8")
     assert 'data-stat="pages">12<' in html and "pages 12" in html
+    # each page that was fetched links to its replay in the archive (tests/crawl/test_archive_crawl.py follows them)
+    data = json.loads(html.split('type="application/json">', 1)[1].split("</script>", 1)[0])
+    replays = {p["url"]: p.get("replay") for p in data["pages"]}
+    for item in items:
+        if item["status"] == "failed":
+            assert replays[item["url"]] is None
+        else:
+            assert replays[item["url"]].startswith("http://127.0.0.1:8080/coll/2")
+            assert replays[item["url"]].endswith("/" + (item.get("final_url") or item["url"]))
 
 
 def test_command_refuses_a_missing_feed(tmp_path: Path) -> None:

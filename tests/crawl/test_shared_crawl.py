@@ -149,3 +149,25 @@ def test_workers_fail_fast_when_redis_restarts_mid_crawl(redis_server: RedisServ
             assert stats["finish_reason"] == "bara_frontier_lost"
             assert "lost this crawl's state (Redis restarted?)" in log or "failed" in log
         assert len(union(workers)) < P
+
+
+@pytest.mark.slow
+def test_each_worker_writes_its_own_warc(
+    redis_server: RedisServer, graph_site: tuple[GraphSite, SiteServer], tmp_path: Path
+) -> None:
+    from warcio.archiveiterator import ArchiveIterator
+
+    gen, _ = graph_site
+    base = tmp_path / "crawl.warc.gz"
+    workers = [start_worker(gen.seed, redis_server.url, tmp_path, f"w{n}", {"BARA_WARC": base}) for n in range(2)]
+    for code, _, log in [w.finish() for w in workers]:
+        assert code == 0 and "Traceback" not in log, log[-3000:]
+    warcs = sorted(tmp_path.glob("crawl-*.warc.gz"))
+    assert len(warcs) == 2 and not base.exists(), warcs  # named by worker (host-pid), never one shared file
+    pages = []
+    for warc in warcs:
+        with warc.open("rb") as fh:
+            pages += [json.loads(r.content_stream().read())["url"] for r in ArchiveIterator(fh)
+                      if r.rec_type == "metadata"]
+    items = union(workers)
+    assert sorted(pages) == sorted(i["url"] for i in items) and len(pages) == len(set(pages)) == P

@@ -41,6 +41,7 @@ VARIANT_NOTES = {
     "bara_noverify": "scrapy crawl bara -s BARA_VERIFY_MEDIA=False",
     "bara_newtab": "scrapy crawl bara -s BARA_PAGE_REUSE=0 (a new tab per page, no pooling)",
     "bara_scrollall": "scrapy crawl bara -s BARA_SCROLL_ALL=True (scroll every page taller than the viewport)",
+    "bara_warc": "scrapy crawl bara -s BARA_WARC=... (the crawl's WARC written as it goes; media downloaded whole)",
     "http": "plain Scrapy CrawlSpider + LinkExtractor over HTTP, no browser",
     "floor_route": "the floor + a route handler continuing every request",
     "floor_guard": "floor_route + the document fetched through the route, as the scope/SSRF guard does",
@@ -96,7 +97,7 @@ def command(variant: str, ctx: Context, feed: Path, concurrency: int) -> list[st
            "-s", f"CONCURRENT_REQUESTS={concurrency}", "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={concurrency}",
            "-s", "LOG_LEVEL=WARNING", "-s", "BARA_ALLOW_PRIVATE_NETWORKS=True"]
     if variant in BARA_SETTINGS:
-        cmd += ["-s", BARA_SETTINGS[variant]]
+        cmd += ["-s", BARA_SETTINGS[variant].format(out=ctx.out, c=concurrency)]
     return cmd
 
 

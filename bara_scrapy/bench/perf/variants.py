@@ -8,11 +8,13 @@ LADDER = {
     "floor_scroll": "route,fetch,quiet,scroll",
     "floor_window": "route,fetch,quiet,scroll,window",
 }
-# bara with one setting changed: what that setting costs or saves
+# bara with one setting changed: what that setting costs or saves ({out}: the bench's output directory,
+# {c}: the run's concurrency)
 BARA_SETTINGS = {
     "bara_noverify": "BARA_VERIFY_MEDIA=False",
     "bara_newtab": "BARA_PAGE_REUSE=0",
     "bara_scrollall": "BARA_SCROLL_ALL=True",
+    "bara_warc": "BARA_WARC={out}/warc/bara-c{c}.warc.gz",
 }
 VARIANTS = ("floor", "spider", "bara", *BARA_SETTINGS, "http", *LADDER)
 DEFAULT_VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http")  # `--perf-variants`
