@@ -16,7 +16,7 @@ from .browser.pinning import chromium_args
 from .config import SCRAPY_SETTINGS, SETTINGS
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
-# Flags for a headless Chromium on a closed network, as root (see README).
+# Flags for a headless Chromium on a closed network, as root.
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
