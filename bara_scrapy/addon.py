@@ -62,7 +62,7 @@ ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
 }
-# Issue 11: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
+# Outputs: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
 REPORTING_EXTENSIONS = {
     "bara_scrapy.extensions.progress.ProgressExtension": 500,
     "bara_scrapy.extensions.report.ReportExtension": 510,

@@ -45,7 +45,7 @@ BAD_QUIRKS = {"bad_404": "404", "bad_html200": "html200", "bad_wrong_kind": "wro
 
 @dataclass(frozen=True)
 class Budget:
-    """The crawl budget (D, W, P) of DESIGN.md."""
+    """The crawl budget (D, W, P) of docs/design.md."""
 
     max_depth: int = 3
     max_width: int = 20

@@ -1,4 +1,4 @@
-"""Fault suite, one browser crawl of the hostile site (RELIABILITY.md §2–§6).
+"""Fault suite, one browser crawl of the hostile site (docs/faults.md, groups 2–6).
 
 Scope/redirect loops, HTTP status and transport faults, browser behaviour,
 traps and duplicates, media verification faults: each case is a route linked

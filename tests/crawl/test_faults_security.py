@@ -1,4 +1,4 @@
-"""Fault suite, security and redirects (RELIABILITY.md §2, §9): zero requests where they don't belong.
+"""Fault suite, security and redirects (docs/faults.md, groups 2 and 9): zero requests where they don't belong.
 
 One crawl of the hostile site covers every case; both canaries (127.0.0.2 and
 127.0.0.1:<other port>) must see zero requests from any component.
