@@ -62,10 +62,11 @@ ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
 }
-# Outputs: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
+# Outputs: live progress, the HTML report, the closing summary, stored media, flat CSV / nested XML feeds.
 REPORTING_EXTENSIONS = {
     "bara_scrapy.extensions.progress.ProgressExtension": 500,
     "bara_scrapy.extensions.report.ReportExtension": 510,
+    "bara_scrapy.extensions.summary.CrawlSummaryExtension": 520,
 }
 REPORTING_PIPELINES = {"bara_scrapy.pipelines.store.MediaStorePipeline": 400}
 FEED_EXPORTERS = {
