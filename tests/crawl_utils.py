@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
+from bara_scrapy.bench.media import image_bytes
 from bara_scrapy.bench.reference import Rendered, Visit, sequential_bfs
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
 from bara_scrapy.urls import DenyPolicy, canonicalize, in_scope
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

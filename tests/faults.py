@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bara_scrapy.testing.server import Route, Site, SiteServer
+from bara_scrapy.bench.server import Route, Site, SiteServer
 
 from . import crawl_utils
 from .crawl_utils import CrawlOutput

@@ -13,10 +13,10 @@ import html
 from pathlib import Path
 from typing import Any
 
-from ..testing.server import Site, SiteServer
 from ..urls import canonicalize
 from .articles import PUBLISHED, load_corpus, score
 from .runner import CrawlJob, CrawlResult
+from .server import Site, SiteServer
 
 CORPUS_NAME = "article-extraction-benchmark"
 

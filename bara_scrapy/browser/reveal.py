@@ -25,7 +25,7 @@ MIN_STEP_S = 0.3  # a scroll step is started only with at least this (or 1.5 x t
 # one viewport step (90%), then two animation frames and a task so that IntersectionObservers (lazy
 # images, feed sentinels; their callbacks are tasks queued by a frame) have run; returns the page's
 # reading then and the step's duration (ms)
-_SCROLL_STEP_JS = (
+SCROLL_STEP_JS = (
     "async () => { const t0 = performance.now(); window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
     " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));"
     " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
@@ -150,7 +150,7 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
         if session.remaining() < max(MIN_STEP_S, 1.5 * step_s):
             return steps, True
         started, requests_before = time.monotonic(), session.requests_total
-        after, elapsed_ms = await page.evaluate(_SCROLL_STEP_JS)
+        after, elapsed_ms = await page.evaluate(SCROLL_STEP_JS)
         acc.touched()
         steps += 1
         stepped = state = progress_of(after)

@@ -30,7 +30,7 @@ from bara_scrapy.middlewares.width import LinkWidthMiddleware
 from bara_scrapy.page import RETRY_PRIORITY, DownloadFailure, PageState, Tried, page_request, retry_request
 from bara_scrapy.reflection import AttemptOutcome
 from bara_scrapy.snapshot import Control, Markers
-from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
+from tests.fake_openai import FakeOpenAI, Reply
 
 from ..aio import aio
 from ..llm_support import make_client

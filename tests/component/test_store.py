@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from bara_scrapy.bench.media import hls_manifest, image_bytes, mp4_bytes
+from bara_scrapy.bench.server import Site, SiteServer
 from bara_scrapy.items import Media, PageItem
 from bara_scrapy.pipelines.store import MediaStorePipeline
-from bara_scrapy.testing.media import hls_manifest, image_bytes, mp4_bytes
-from bara_scrapy.testing.server import Site, SiteServer
 from tests.component.test_verification import crawl, ensure_deferred
 
 PNG = image_bytes("png", "stored", (40, 30))

@@ -22,10 +22,10 @@ from scrapy.resolver import CachingThreadedResolver
 from scrapy.utils.test import get_crawler, get_reactor_settings
 from twisted.internet.defer import Deferred
 
+from bara_scrapy.bench.media import dash_manifest, hls_manifest, image_bytes, media_bytes, mp4_bytes
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
 from bara_scrapy.items import SCHEMA_PATH, Attempt, Media, PageItem
 from bara_scrapy.pipelines.verification import MediaVerificationPipeline
-from bara_scrapy.testing.media import dash_manifest, hls_manifest, image_bytes, media_bytes, mp4_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
 PNG = image_bytes("png", "main")
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -14,10 +14,10 @@ import jsonschema
 import pytest
 
 from bara_scrapy.addon import ITEM_PIPELINES
+from bara_scrapy.bench.server import SiteServer
 from bara_scrapy.demo import site
 from bara_scrapy.demo.__main__ import run
 from bara_scrapy.items import SCHEMA_PATH, Media, PageItem
-from bara_scrapy.testing.server import SiteServer
 
 VERIFICATION = "bara_scrapy.pipelines.verification.MediaVerificationPipeline"
 

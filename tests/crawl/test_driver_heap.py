@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from scrapy import signals
 
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.bench.server import SiteServer
 
 from ..crawl_utils import one_page_site, run_crawl
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.media import image_bytes
+from bara_scrapy.bench.media import image_bytes
 
 from ..faults import Hostile, hostile_servers, page
 

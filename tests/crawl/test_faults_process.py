@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.server import RequestInfo, Route
+from bara_scrapy.bench.server import RequestInfo, Route
 
 from ..faults import Hostile, crawl_processes, hostile_servers, page, record_timing
 

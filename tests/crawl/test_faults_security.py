@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
-from bara_scrapy.testing.media import image_bytes
+from bara_scrapy.bench.media import image_bytes
+from tests.fake_openai import FakeOpenAI, Reply
 
 from ..faults import Hostile, hostile_servers, page
 

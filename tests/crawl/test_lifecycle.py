@@ -11,8 +11,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
 from bara_scrapy.items import SCHEMA_PATH
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
 from ..crawl_utils import REPO_ROOT, run_crawl
 from ..faults import leftover_chromium

@@ -15,11 +15,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from bara_scrapy.bench.server import SiteServer
 from bara_scrapy.exporters import CSV_FIELDS
 from bara_scrapy.items import SCHEMA_PATH
-from bara_scrapy.testing.gallery_site import build_gallery_site, has_hls
-from bara_scrapy.testing.server import SiteServer
 from tests.crawl_utils import REPO_ROOT, parse_stats
+from tests.gallery_site import build_gallery_site, has_hls
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 PAGES = 6  # pages 0-5: images, an MP4, an HLS manifest, a broken image; no reflection
