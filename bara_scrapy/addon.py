@@ -52,11 +52,12 @@ DOWNLOADER_MIDDLEWARES = {
 SPIDER_MIDDLEWARES = {
     "bara_scrapy.middlewares.reflection.ReflectionMiddleware": 950,
     "bara_scrapy.middlewares.width.LinkWidthMiddleware": 850,
-    "bara_scrapy.middlewares.budget.PageBudgetMiddleware": 820,
+    "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware": 820,
 }
 # with BARA_FRONTIER_URL: (replaced, replacement); the replacement imports redis
 SPIDER_MIDDLEWARES_SHARED = (
-    "bara_scrapy.middlewares.budget.PageBudgetMiddleware", "bara_scrapy.shared.middleware.SharedFrontierMiddleware"
+    "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware",
+    "bara_scrapy.frontier.redis_middleware.SharedFrontierMiddleware",
 )
 ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,

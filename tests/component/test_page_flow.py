@@ -16,10 +16,10 @@ from scrapy.utils.request import request_from_dict
 from scrapy_playwright.page import PageMethod
 
 from bara_scrapy.frontier import Admission
+from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
 from bara_scrapy.middlewares.browser import BrowserMiddleware
-from bara_scrapy.middlewares.budget import PageBudgetMiddleware
 from bara_scrapy.middlewares.reflection import (
     ReflectionDownloaderMiddleware,
     ReflectionMiddleware,

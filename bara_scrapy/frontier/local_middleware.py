@@ -12,10 +12,10 @@ from scrapy.exceptions import CloseSpider
 from scrapy.http import Response
 
 from ..config import BaraConfig
-from ..frontier import Admission, Frontier
 from ..items import PageItem
 from ..page import first_request, page_state
 from ..urls import canonicalize
+from .local import Admission, Frontier
 
 logger = logging.getLogger(__name__)
 
