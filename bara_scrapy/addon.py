@@ -16,7 +16,7 @@ from .browser.pinning import chromium_args
 from .config import SCRAPY_SETTINGS, SETTINGS
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
-# Flags for a headless Chromium on a closed network, as root (see README).
+# Flags for a headless Chromium on a closed network, as root.
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -52,11 +52,12 @@ DOWNLOADER_MIDDLEWARES = {
 SPIDER_MIDDLEWARES = {
     "bara_scrapy.middlewares.reflection.ReflectionMiddleware": 950,
     "bara_scrapy.middlewares.width.LinkWidthMiddleware": 850,
-    "bara_scrapy.middlewares.budget.PageBudgetMiddleware": 820,
+    "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware": 820,
 }
 # with BARA_FRONTIER_URL: (replaced, replacement); the replacement imports redis
 SPIDER_MIDDLEWARES_SHARED = (
-    "bara_scrapy.middlewares.budget.PageBudgetMiddleware", "bara_scrapy.shared.middleware.SharedFrontierMiddleware"
+    "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware",
+    "bara_scrapy.frontier.redis_middleware.SharedFrontierMiddleware",
 )
 ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
@@ -68,17 +69,18 @@ EXTENSIONS = {
     "bara_scrapy.extensions.feedguard.FeedGuardExtension": 515,  # a feed that cannot be written stops the crawl
     "bara_scrapy.extensions.journal.CrawlJournalExtension": 520,
 }
-# Issue 11: live progress, the HTML report, stored media, flat CSV / nested XML feeds.
+# Outputs: live progress, the HTML report, the closing summary, stored media, flat CSV / nested XML feeds.
 REPORTING_EXTENSIONS = {
     "bara_scrapy.extensions.progress.ProgressExtension": 500,
     "bara_scrapy.extensions.report.ReportExtension": 510,
+    "bara_scrapy.extensions.summary.CrawlSummaryExtension": 520,
 }
 REPORTING_PIPELINES = {"bara_scrapy.pipelines.store.MediaStorePipeline": 400}
 FEED_EXPORTERS = {
     "csv": "bara_scrapy.exporters.BaraCsvItemExporter",
     "xml": "bara_scrapy.exporters.BaraXmlItemExporter",
 }
-# Issue 30: the WARC/WACZ archive, wired only when BARA_WARC or BARA_WACZ is set (it imports warcio).
+# The WARC/WACZ archive, wired only when BARA_WARC or BARA_WACZ is set (it imports warcio).
 ARCHIVE_EXTENSIONS = {"bara_scrapy.archive.extension.WarcExtension": 520}
 PLAYWRIGHT_HANDLER = "bara_scrapy.browser.handler.BaraPlaywrightDownloadHandler"
 

@@ -194,7 +194,7 @@ class LlmConfig:
 
 @dataclass(frozen=True)
 class ReportingConfig:
-    """Live progress, the HTML report and stored media (issue 11)."""
+    """Live progress, the HTML report and stored media."""
 
     progress_interval: float = setting("BARA_PROGRESS_INTERVAL", 10.0)  # seconds; <= 0: no progress lines
     report: str = setting("BARA_REPORT", "")  # path of the HTML report; empty: none

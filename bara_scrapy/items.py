@@ -1,14 +1,19 @@
-"""The output contract: one `PageItem` per admitted page (see DESIGN.md)."""
+"""The output contract: one `PageItem` per admitted page (docs/design.md, "The item").
+
+`SCHEMA_PATH` is the same contract as JSON Schema, for feed consumers; the tests keep the two equal.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 MediaKind = Literal["image", "video", "embed"]
 PageStatus = Literal["ok", "incomplete", "failed"]
+SCHEMA_PATH = Path(__file__).with_name("item.schema.json")
 
 
 def utc_now() -> str:

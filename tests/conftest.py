@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bara_scrapy.testing.fake_openai import FakeOpenAI
+from tests.fake_openai import FakeOpenAI
 
 
 @pytest.fixture

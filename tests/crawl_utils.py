@@ -1,6 +1,6 @@
 """Whole-crawl test helpers: run `scrapy crawl bara`, a reference BFS, a generated link-graph site.
 
-`reference_bfs` is written from DESIGN.md's prose ("BFS semantics") as a plain
+`reference_bfs` is written from docs/design.md's prose ("BFS semantics") as a plain
 FIFO queue; it deliberately shares no code with `bara_scrapy.frontier` or
 `bara_scrapy.links.select_links`, only the URL rules (canonical form, scope,
 deny list).
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
+from bara_scrapy.bench.media import image_bytes
 from bara_scrapy.bench.reference import Rendered, Visit, sequential_bfs
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
 from bara_scrapy.urls import DenyPolicy, canonicalize, in_scope
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -163,7 +163,7 @@ def reference_bfs(
     redirects: Mapping[str, str] | None = None,
     scope: str = "host",
 ) -> list[Ref]:
-    """The sequential BFS of DESIGN.md on a known link graph.
+    """The sequential BFS of docs/design.md on a known link graph.
 
     `graph` maps a page's canonical URL to the absolute hrefs of its links
     after rendering, in DOM order; a URL missing from the graph is a page

@@ -2,7 +2,7 @@
 
 A case adds routes to `Hostile.site` (127.0.0.1, the seed's host:port), links them
 from the seed page, runs `Hostile.crawl` once for many cases, and reads the items
-by path. `crawl` asserts, for every run (RELIABILITY.md conventions):
+by path. `crawl` asserts, for every run (docs/faults.md):
 
 - exit code as expected, no Traceback in the log or on stderr, a valid JSONL feed
   (`run_crawl`);
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bara_scrapy.testing.server import Route, Site, SiteServer
+from bara_scrapy.bench.server import Route, Site, SiteServer
 
 from . import crawl_utils
 from .crawl_utils import CrawlOutput

@@ -4,7 +4,7 @@ A moment is "after N items": the crawl runs until its feed holds N whole lines (
 progress, polled), then the crawl and its Chromium get SIGKILL. The same command runs again until
 the next moment, and a last time to the end. The feed is the one file of every run (`-O`: bara
 appends to it on a resume). `kill_and_resume` returns one row per run; `main` prints the table
-(the issue-29 measurement):
+(the measurement in docs/faults.md):
 
     .venv/bin/python -m tests.kill_resume --pages 300 --kills 5
 """
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.bench.server import Site, SiteServer
 
 from .crawl_utils import REPO_ROOT, GraphSite, make_graph_site, refs_of
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bara_scrapy.llm.client import LlmClient, LlmSettings
-from bara_scrapy.testing.fake_openai import FakeOpenAI
+from tests.fake_openai import FakeOpenAI
 
 
 def make_client(fake: FakeOpenAI, key: str, **overrides: Any) -> LlmClient:

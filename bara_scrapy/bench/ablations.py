@@ -21,7 +21,7 @@ from scrapy_playwright.page import PageMethod
 from ..browser.render import explore
 from ..config import BaraConfig
 from ..frontier import Admission, Frontier
-from ..middlewares.budget import PageBudgetMiddleware
+from ..frontier.local_middleware import PageBudgetMiddleware
 from ..page import page_state
 
 

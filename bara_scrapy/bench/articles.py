@@ -43,10 +43,15 @@ _META_CHARSET = re.compile(rb"""<meta[^>]+charset=["']?([\w-]+)""", re.I)
 
 
 def default_corpus(name: str = "article-extraction-benchmark") -> Path:
-    """`$BARA_ARTICLE_CORPUS` (the article corpus only), else `<repo>/../shared/corpora/<name>`."""
+    """Where corpus `name` is: `$BARA_ARTICLE_CORPUS` (the article corpus only), else
+    `$BARA_CORPORA/<name>`, else `corpora/<name>` in the directory beside the checkout's `shared/`
+    (the corpora are data kept outside the repository; the tests that need them skip without them)."""
     env = os.environ.get("BARA_ARTICLE_CORPUS")
     if env and name == "article-extraction-benchmark":
         return Path(env)
+    corpora = os.environ.get("BARA_CORPORA")
+    if corpora:
+        return Path(corpora) / name
     repo = Path(__file__).resolve().parents[2]
     return repo.parent / "shared" / "corpora" / name
 

@@ -54,7 +54,7 @@ class Command(ScrapyCommand):
         parser.add_argument("--parallel", type=int, default=3, help="crawls at once (default 3)")
         parser.add_argument("--corpus", choices=[*CORPORA, "all"], default=None,
                             help="also score item text on a real-page corpus, beside trafilatura in the same run")
-        parser.add_argument("--corpus-path", default=None, help="corpus directory (default ../shared/corpora/NAME)")
+        parser.add_argument("--corpus-path", default=None, help="corpus directory (default $BARA_CORPORA/NAME)")
         perf = parser.add_argument_group("speed bench")
         perf.add_argument("--perf", action="store_true", help="run the speed bench instead of the quality bench")
         perf.add_argument("--perf-pages", type=int, default=300, help="pages of the speed site (default 300)")

@@ -1,6 +1,6 @@
 """Real pages through the real crawl, scored beside trafilatura measured in the same run.
 
-Three corpora of real pages with gold text (`../shared/corpora/<name>`, or `--corpus-path`):
+Three corpora of real pages with gold text (`$BARA_CORPORA/<name>`, or `--corpus-path`):
 
 - `article-extraction-benchmark`: 181 news/blog pages, gold = the article body;
 - `cleaneval`: 732 pages of every kind, gold = everything that is content;
@@ -28,10 +28,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..testing.server import Site, SiteServer
 from ..urls import canonicalize
 from .articles import PUBLISHED, load_corpus, score
 from .runner import CrawlJob, CrawlResult
+from .server import Site, SiteServer
 
 CORPUS_NAME = "article-extraction-benchmark"
 CORPORA = ("article-extraction-benchmark", "cleaneval", "cleanportaleval")

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from .corpus import CORPORA, corpus_job, corpus_markdown, corpus_site, load, score_corpus, score_offline
+from .generate import generate_sites
 from .report import build_report, write_report
 from .runner import VARIANT_NOTES, VARIANTS, CrawlJob, CrawlResult, run_jobs
 from .score import HttpChecker, score_site
 from .serve import BenchServer
-from .sites import generate_sites
 
 # Bench sites live on 127.0.0.1 (one port per site, the CDN on another): the
 # SSRF guard would rightly block the CDN, which stands for a public host here.
@@ -99,8 +99,8 @@ async def run_sites(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
 
 
 async def run_corpus(opts: BenchOptions, print_line: Printer, name: str) -> dict[str, Any]:
-    from ..testing.server import SiteServer
     from .articles import default_corpus
+    from .server import SiteServer
 
     path = opts.corpus_path or default_corpus(name)
     if not (path / "ground-truth.json").exists():

@@ -1,4 +1,4 @@
-"""The sequential BFS of DESIGN.md ("BFS semantics"): the one reference every check compares against.
+"""The sequential BFS of docs/design.md ("BFS semantics"): the one reference every check compares against.
 
 Pop pages in admission order; render one (its redirect chain becomes seen,
 its selected child links come back in DOM order, at most W); admit each

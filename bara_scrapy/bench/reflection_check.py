@@ -2,7 +2,7 @@
 
     python -m bara_scrapy.bench.reflection_check [--out DIR]
 
-Serves `bara_scrapy.testing.reflection_site` on 127.0.0.1, crawls its content
+Serves `bara_scrapy.bench.reflection_site` on 127.0.0.1, crawls its content
 pages and its two fault pages (503 twice, a first request that hangs) with
 reflection on (`max_attempts=3`) and off (`max_attempts=1`), and prints per
 page the status, attempts and images found against the expected ones. For the
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..testing.reflection_site import REFLECTION_EXPECTED, ReflectionSite, build_reflection_site
-from ..testing.server import RequestInfo, Route, SiteServer
+from .reflection_site import REFLECTION_EXPECTED, ReflectionSite, build_reflection_site
 from .runner import CrawlJob, CrawlResult, run_in_reactor, run_jobs
+from .server import RequestInfo, Route, SiteServer
 
 FAULT_PAGES = ("/flaky-503", "/slow-once")
 FAULT_SETTINGS = {

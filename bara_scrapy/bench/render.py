@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TypeVar
 
-from ..testing.media import dash_manifest, hls_manifest, media_bytes
+from .media import dash_manifest, hls_manifest, media_bytes
 from .sites import Block, Hosts, MediaRef, PageSpec, SiteSpec
 
 DELAY_MS = 1500

@@ -23,7 +23,7 @@ from scrapy.utils.project import get_project_settings
 from ..spiders.bara import BaraSpider
 
 NO_SCROLL = "bara_scrapy.bench.ablations.NoScrollMiddleware"
-BUDGET = "bara_scrapy.middlewares.budget.PageBudgetMiddleware"
+BUDGET = "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware"
 DEPTH_FIRST_BUDGET = "bara_scrapy.bench.ablations.DepthFirstBudgetMiddleware"
 # name -> setting overrides; "what each component buys" is read off these rows.
 VARIANTS: dict[str, dict[str, Any]] = {

@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..testing.server import RequestInfo, Route, Site, SiteServer
+from .server import RequestInfo, Route, Site, SiteServer
 
 
 def tree_site(pages: int, fanout: int, delay: float) -> Site:

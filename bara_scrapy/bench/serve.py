@@ -5,7 +5,7 @@ port is another site). The CDN serves the media of every site under
 ``/<site_id>/...`` with CORS headers (blob players fetch cross-origin); the
 third-party host answers any ``/embed/<id>`` with a player page.
 
->>> from .sites import generate_sites
+>>> from .generate import generate_sites
 >>> with BenchServer(generate_sites(2)) as bench:
 ...     bench.seed_url("s00").startswith("http://127.0.0.1:")
 True
@@ -17,8 +17,8 @@ import threading
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from ..testing.server import RequestInfo, Route, Site, SiteServer
 from .render import Resource, embed_page, render_page, site_resources
+from .server import RequestInfo, Route, Site, SiteServer
 from .sites import Budget, Hosts, SiteSpec, effective_budget
 from .truth import SiteTruth, compute_truth
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -45,7 +45,7 @@ BAD_QUIRKS = {"bad_404": "404", "bad_html200": "html200", "bad_wrong_kind": "wro
 
 @dataclass(frozen=True)
 class Budget:
-    """The crawl budget (D, W, P) of DESIGN.md."""
+    """The crawl budget (D, W, P) of docs/design.md."""
 
     max_depth: int = 3
     max_width: int = 20
@@ -539,37 +539,13 @@ class _Builder:
         )
         if "wide_hub" in self.features:  # the hub's own budget: W binds on a small site
             spec = SiteSpec(**{**_fields(spec), "budget": Budget(max_width=WIDE_HUB_WIDTH)})
-        if "page_budget" in self.features:
-            spec = _with_binding_page_budget(spec)
-        return spec
-
-
-def _with_binding_page_budget(spec: SiteSpec) -> SiteSpec:
-    """Set P so that it runs out in the middle of the deepest level with several pages."""
-    from .truth import bfs_depths  # truth derives from this module
-
-    depths = bfs_depths(spec, Budget())
-    for level in sorted(set(depths), reverse=True):
-        width = depths.count(level)
-        if width >= 3:
-            before = sum(1 for d in depths if d < level)
-            budget = replace(spec.budget or Budget(), max_pages=before + width // 2)
-            return SiteSpec(**{**_fields(spec), "budget": budget})
-    return spec
+        return spec  # a "page_budget" site gets its P from its truth: `generate.generate_site`
 
 
 def _fields(spec: SiteSpec) -> dict[str, Any]:
     return {k: getattr(spec, k) for k in spec.__dataclass_fields__ if not k.startswith("_")}
 
 
-def generate_site(index: int, seed: int = 0) -> SiteSpec:
+def build_site(index: int, seed: int = 0) -> SiteSpec:
+    """The site as generated, before a "page_budget" site gets its P (`generate.generate_site`)."""
     return _Builder(index, seed).build()
-
-
-def generate_sites(n: int = 50, seed: int = 0) -> list[SiteSpec]:
-    """`n` deterministic sites: the same (n, seed) always gives identical specs.
-
-    >>> [s.site_id for s in generate_sites(2)] == ["s00", "s01"] and generate_sites(2) == generate_sites(2)
-    True
-    """
-    return [generate_site(i, seed) for i in range(n)]

@@ -1,6 +1,6 @@
 """Ground truth for a site and a budget (D, W, P), computed from its `SiteSpec` alone.
 
-The page list is the sequential BFS reference of DESIGN.md ("BFS
+The page list is the sequential BFS reference of docs/design.md ("BFS
 semantics"), written here independently of `bara_scrapy.frontier`: links in
 final DOM order, canonicalised, off-scope / denied / non-http / robots-
 disallowed ones dropped (none of them counts toward W), the first W distinct

@@ -6,7 +6,7 @@ smaller down to 128 MB (V8's `heap-controller.h`, `kMinSize`/`kMaxSize`). The dr
 are few (the pages in flight, their requests), but with the default factor a 2,000-page crawl's
 driver grew from about 240 MB (PSS) at page 500 to about 300 MB, the largest steady part of the
 crawl's memory growth. With a limit of 512 MB it collects sooner and stays at 235-250 MB, at no
-measured speed cost (README "Speed").
+measured speed cost (docs/speed.md).
 
 The limit is a hard one: a driver whose live heap outgrows it aborts ("JavaScript heap out of memory")
 and the crawl loses its browser. The default is 8 times what the driver was seen to need: it crawled

@@ -10,7 +10,7 @@ than reset (below), 566.2 against 411.7 (seventh run). Each pooled tab keeps a w
 so memory grows with concurrency: the project's `CONCURRENT_REQUESTS=4` peaks at about 1.1–1.3 GB (1.4 GB
 at c=8); a 2,000-page crawl grew +5.7 to +10.3 % from page 500 in three runs of the seventh run's code and
 +17 % in one run of the eighth's, the driver growing most; with the driver's heap limited (`driver.py`)
-it stays flat (ninth run: −0.2 %, +3.3 %, +3.8 %; README "Speed").
+it stays flat (ninth run: −0.2 %, +3.3 %, +3.8 %; docs/speed.md).
 
 Tabs are retired after 50 pages (`BARA_PAGE_REUSE`) since they are quiesced rather than reset (seventh
 run, 300 pages at c=4: 620 pages/min after 50, 570–597 after 25, 660 after 100; 2,000 pages: peak PSS

@@ -28,7 +28,7 @@ FEED_IDLE_STEPS = 3
 # one viewport step (90%), then two animation frames and a task so that IntersectionObservers (lazy
 # images, feed sentinels; their callbacks are tasks queued by a frame) have run; returns the page's
 # reading then and the step's duration (ms)
-_SCROLL_STEP_JS = (
+SCROLL_STEP_JS = (
     "async () => { const t0 = performance.now(); window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
     " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));"
     " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
@@ -175,7 +175,7 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
             return steps, True
         started, requests_before = time.monotonic(), session.requests_total
         before = (state.height, requests_before, len(acc.candidates))
-        after, elapsed_ms = await page.evaluate(_SCROLL_STEP_JS)
+        after, elapsed_ms = await page.evaluate(SCROLL_STEP_JS)
         acc.touched()
         steps += 1
         acc.steps = steps

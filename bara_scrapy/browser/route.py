@@ -11,7 +11,7 @@ Host names are looked up once per process, only when the verdict depends on
 them (`guard.needs_lookup`), on a thread pool of their own, and cached; requests
 for a host whose lookup is under way wait for that one lookup. The address the
 guard checked is the one Chromium is pinned to only for the seed's host (see
-README "Network safety").
+docs/browser.md, "Network safety").
 """
 
 from __future__ import annotations

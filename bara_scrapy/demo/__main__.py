@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+from ..bench.server import SiteServer
 from ..items import PageItem
-from ..testing.server import SiteServer
 from . import site
 
 LOG_FORMAT = "%(asctime)s [%(name)s] %(levelname)s: %(message)s"

@@ -22,8 +22,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from ..testing.media import VIDEO_TYPES, image_bytes, mp4_bytes, webm_bytes
-from ..testing.server import Site
+from ..bench.media import VIDEO_TYPES, image_bytes, mp4_bytes, webm_bytes
+from ..bench.server import Site
 
 # path -> (bfs_index, depth, parent path) in the sequential BFS reference (D=3, W=20)
 EXPECTED_PAGES: dict[str, tuple[int, int, str | None]] = {

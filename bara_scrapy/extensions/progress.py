@@ -123,7 +123,8 @@ class ProgressExtension:
     def from_crawler(cls, crawler: Crawler) -> ProgressExtension:
         interval = BaraConfig.from_crawler(crawler).reporting.progress_interval
         if interval <= 0:
-            raise NotConfigured("BARA_PROGRESS_INTERVAL is 0")
+            logger.debug("no progress lines: BARA_PROGRESS_INTERVAL is 0")
+            raise NotConfigured
         ext = cls(crawler, interval)
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)

@@ -38,7 +38,8 @@ class ReportExtension:
     def from_crawler(cls, crawler: Crawler) -> ReportExtension:
         path = BaraConfig.from_crawler(crawler).reporting.report
         if not path:
-            raise NotConfigured("BARA_REPORT is not set")
+            logger.debug("no HTML report: BARA_REPORT is not set")
+            raise NotConfigured  # off by default: nothing to warn about
         ext = cls(crawler, Path(path))
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)

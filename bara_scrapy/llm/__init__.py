@@ -1,4 +1,4 @@
-"""Optional LLM path (DESIGN.md "Extraction protocol" step 5 and "Reflection").
+"""Optional LLM path (docs/design.md, "Extraction" and "Reflection").
 
 Off unless `BARA_LLM_MODEL` is set and a key is available (`OPENAI_API_KEY` or
 `BARA_LLM_API_KEY`). The model only chooses among what the page showed (ids,

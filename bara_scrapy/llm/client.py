@@ -1,6 +1,6 @@
 """A small, bounded async client for an OpenAI-compatible chat-completions API.
 
-What the `openai` SDK leaves to us (RELIABILITY.md section 8): its default
+What the `openai` SDK leaves to us (docs/faults.md, group 8): its default
 timeout is 600 s and it retries silently. Here every limit is explicit:
 
 * the SDK gets `timeout=` and `max_retries=0`; our loop does the retries, so

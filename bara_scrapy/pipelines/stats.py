@@ -1,4 +1,4 @@
-"""ItemStatsPipeline: count final item statuses (`bara/items/<status>`)."""
+"""ItemStatsPipeline: count final items (`bara/items/<status>`, `bara/media/...`, `bara/attempts`)."""
 
 from __future__ import annotations
 
@@ -23,4 +23,7 @@ class ItemStatsPipeline:
                 stats.set_value("bara/seed/status", item.status)
             stats.inc_value("bara/media/images", len(item.images))
             stats.inc_value("bara/media/videos", len(item.videos))
+            stats.inc_value("bara/media/verified", sum(m.verified for m in item.images + item.videos))
+            stats.inc_value("bara/media/rejected", len(item.rejected_media))
+            stats.inc_value("bara/attempts", len(item.attempts))
         return item

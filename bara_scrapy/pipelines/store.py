@@ -85,7 +85,8 @@ class MediaStorePipeline(FilesPipeline):
     def from_crawler(cls, crawler: Crawler) -> MediaStorePipeline:
         settings = crawler.settings
         if not BaraConfig.from_crawler(crawler).reporting.store_media:
-            raise NotConfigured("BARA_STORE_MEDIA is False")
+            logger.debug("media not stored: BARA_STORE_MEDIA is False")
+            raise NotConfigured  # off by default: nothing to warn about
         if not settings.get("FILES_STORE"):
             raise NotConfigured("BARA_STORE_MEDIA needs FILES_STORE (a directory or a store URI)")
         cls._update_stores(settings)

@@ -97,7 +97,8 @@ class MediaVerificationPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MediaVerificationPipeline:
         if not BaraConfig.from_crawler(crawler).verify.enabled:
-            raise NotConfigured("BARA_VERIFY_MEDIA is False")
+            logger.debug("media not verified: BARA_VERIFY_MEDIA is False")
+            raise NotConfigured
         pipeline = cls(crawler)
         crawler.signals.connect(pipeline._bytes_received, signal=signals.bytes_received)
         return pipeline

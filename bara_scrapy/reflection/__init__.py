@@ -1,6 +1,6 @@
 """History-based reflection: diagnose an attempt, decide on a retry, rewrite its instructions.
 
-Pure functions over plain data (DESIGN.md "Reflection"), in three modules:
+Pure functions over plain data (docs/design.md, "Reflection"), in three modules:
 `diagnosis` (what went wrong in one attempt: `AttemptOutcome`, `diagnose`),
 `rewrite` (the next attempt's plan: `rewrite`, `next_instructions`) and
 `status` (the item's status: `final_status_of`, `after_verification`). The

@@ -1,4 +1,4 @@
-"""Status: the item's one status rule (DESIGN.md "The item": ok / incomplete / failed).
+"""Status: the item's one status rule (docs/design.md, "The item": ok / incomplete / failed).
 
 Reflection decides it from the attempt history when it stops (`final_status_of`);
 media verification, which runs after reflection, can only lower an ok page to
@@ -22,7 +22,7 @@ def final_status(
     attempts: int = 1,
     detail: str = "",
 ) -> tuple[PageStatus, str | None]:
-    """The item's status and error once reflection stops (DESIGN.md: ok / incomplete / failed).
+    """The item's status and error once reflection stops (docs/design.md: ok / incomplete / failed).
 
     >>> final_status([], 500, 3)
     ('ok', None)
@@ -53,7 +53,7 @@ def final_status_of(history: Sequence[AttemptOutcome], media_found: int | None =
 def after_verification(status: PageStatus, error: str | None, unchecked: int) -> tuple[PageStatus, str | None]:
     """The status once media verification ran: `unchecked` candidates could not be checked at all.
 
-    An ok page with media left unverified is incomplete (DESIGN.md); the
+    An ok page with media left unverified is incomplete (docs/design.md); the
     reason is added to the error either way.
 
     >>> after_verification("ok", None, 0), after_verification("ok", None, 2)

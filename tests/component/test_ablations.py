@@ -57,6 +57,6 @@ def test_no_scroll_zeroes_the_browser_plan_only() -> None:
 def test_bench_variants_wire_the_ablations() -> None:
     assert VARIANTS["no_scroll"]["DOWNLOADER_MIDDLEWARES"] == {"bara_scrapy.bench.ablations.NoScrollMiddleware": 545}
     assert VARIANTS["dfs"]["SPIDER_MIDDLEWARES"] == {
-        "bara_scrapy.middlewares.budget.PageBudgetMiddleware": None,
+        "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware": None,
         "bara_scrapy.bench.ablations.DepthFirstBudgetMiddleware": 820,
     }

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from bara_scrapy.bench.generate import generate_sites
 from bara_scrapy.bench.score import HttpChecker, score_variant, sniff
 from bara_scrapy.bench.serve import BenchServer
-from bara_scrapy.bench.sites import Block, Link, MediaRef, PageSpec, SiteSpec, generate_sites, make_page
+from bara_scrapy.bench.sites import Block, Link, MediaRef, PageSpec, SiteSpec, make_page
 from bara_scrapy.bench.truth import perfect_items, site_path
 
 

@@ -13,7 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from bara_scrapy.llm.client import LlmClient, LlmError, LlmSettings, api_key_from, parse_retry_after
-from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
+from tests.fake_openai import FakeOpenAI, Reply
 
 from ..aio import aio
 from ..llm_support import make_client

@@ -16,7 +16,7 @@ from bara_scrapy.extraction.base import Extraction
 from bara_scrapy.extraction.dom import DomExtractor, extract_dom
 from bara_scrapy.llm.extractor import LlmExtraction, LlmExtractor, build_extractor
 from bara_scrapy.snapshot import PageSnapshot, RawCandidate
-from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
+from tests.fake_openai import FakeOpenAI, Reply
 
 from ..aio import aio
 from ..llm_support import make_client

@@ -11,7 +11,7 @@ from bara_scrapy.llm.client import LlmClient, LlmSettings
 from bara_scrapy.llm.reflect import RewriteResult, history_payload, llm_rewrite, llm_rewrite_result
 from bara_scrapy.reflection import MAX_SCROLL_STEPS, MAX_SETTLE_MS, TEXT_SELECTOR, AttemptOutcome, next_instructions
 from bara_scrapy.snapshot import Control, Markers
-from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
+from tests.fake_openai import FakeOpenAI, Reply
 
 from ..aio import aio
 from ..llm_support import make_client

@@ -17,9 +17,9 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from bara_scrapy.frontier import Admission, Frontier
+from bara_scrapy.frontier.local_middleware import CLOSE_REASON, JOB_KEY, STATE_KEY, PageBudgetMiddleware
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
-from bara_scrapy.middlewares.budget import CLOSE_REASON, JOB_KEY, STATE_KEY, PageBudgetMiddleware
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
 from bara_scrapy.page import PageState, page_request
 from bara_scrapy.spiders.bara import BaraSpider

@@ -16,10 +16,10 @@ from scrapy.utils.request import request_from_dict
 from scrapy_playwright.page import PageMethod
 
 from bara_scrapy.frontier import Admission
+from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
 from bara_scrapy.middlewares.browser import BrowserMiddleware
-from bara_scrapy.middlewares.budget import PageBudgetMiddleware
 from bara_scrapy.middlewares.reflection import (
     ReflectionDownloaderMiddleware,
     ReflectionMiddleware,
@@ -30,7 +30,7 @@ from bara_scrapy.middlewares.width import LinkWidthMiddleware
 from bara_scrapy.page import RETRY_PRIORITY, DownloadFailure, PageState, Tried, page_request, retry_request
 from bara_scrapy.reflection import AttemptOutcome
 from bara_scrapy.snapshot import Control, Markers
-from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
+from tests.fake_openai import FakeOpenAI, Reply
 
 from ..aio import aio
 from ..llm_support import make_client

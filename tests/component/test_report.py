@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from bara_scrapy.bench.media import image_bytes
+from bara_scrapy.bench.server import Site, SiteServer
 from bara_scrapy.items import Attempt, Media, PageItem
 from bara_scrapy.report import ReportMeta, build_report_data, read_items, render_html, write_report
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import Site, SiteServer
 from tests.crawl_utils import REPO_ROOT
 
 CHROMIUM = "/usr/bin/chromium"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bara_scrapy.frontier import Admission, Frontier
-from bara_scrapy.shared.redis_frontier import FrontierLost, RedisFrontier
+from bara_scrapy.frontier.redis_frontier import FrontierLost, RedisFrontier
 
 from ..service_utils import RedisServer, wait_for
 
@@ -112,7 +112,7 @@ def test_the_addon_swaps_the_budget_middleware_only_when_a_frontier_url_is_set()
     from scrapy.settings import Settings
 
     from bara_scrapy.addon import Addon
-    from bara_scrapy.middlewares.budget import PageBudgetMiddleware
+    from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
 
     def spider_middlewares(**values: str) -> dict[str, Any]:
         settings = Settings(values)

@@ -9,7 +9,6 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
 import jsonschema
@@ -23,10 +22,10 @@ from scrapy.resolver import CachingThreadedResolver
 from scrapy.utils.test import get_crawler, get_reactor_settings
 from twisted.internet.defer import Deferred
 
-from bara_scrapy.items import Attempt, Media, PageItem
+from bara_scrapy.bench.media import dash_manifest, hls_manifest, image_bytes, media_bytes, mp4_bytes
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.items import SCHEMA_PATH, Attempt, Media, PageItem
 from bara_scrapy.pipelines.verification import MediaVerificationPipeline
-from bara_scrapy.testing.media import dash_manifest, hls_manifest, image_bytes, media_bytes, mp4_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
 PNG = image_bytes("png", "main")
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -158,16 +157,12 @@ def all_media(item: PageItem) -> list[Media]:
     return item.images + item.videos + item.embeds + item.rejected_media
 
 
-SCHEMA_PATHS = [Path(__file__).parents[2] / "item.schema.json", Path("/work/shared/item.schema.json")]
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
 def validate_item(item: PageItem) -> None:
-    """Check an item against the JSON Schema of the contract when it is at hand."""
-    for path in SCHEMA_PATHS:
-        if path.exists():
-            schema = json.loads(path.read_text())
-            jsonschema.validate(json.loads(item.model_dump_json()), schema)
-            return
+    """Check an item against the JSON Schema of the contract."""
+    jsonschema.validate(json.loads(item.model_dump_json()), SCHEMA)
 
 
 @dataclass

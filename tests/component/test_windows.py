@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bara_scrapy.bench.server import Site, SiteServer
 from bara_scrapy.browser.windows import new_window_tab, target_info
-from bara_scrapy.testing.server import Site, SiteServer
 
 from ..aio import aio
 

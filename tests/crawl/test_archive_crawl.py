@@ -1,4 +1,4 @@
-"""The crawl's WARC and WACZ (issue 30): valid for warcio, replayed by pywb with every page and verified medium.
+"""The crawl's WARC and WACZ: valid for warcio, replayed by pywb with every page and verified medium.
 
 One crawl of a generated gallery site (real images, an MP4, an HLS manifest, a broken image) with
 `BARA_WARC` and `BARA_WACZ`; the site server is stopped before pywb starts, so every replayed byte
@@ -21,10 +21,10 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from bara_scrapy.archive.wacz import check_wacz
+from bara_scrapy.bench.server import Site, SiteServer
 from bara_scrapy.report.data import ReportMeta, build_report_data
-from bara_scrapy.testing.gallery_site import build_gallery_site
-from bara_scrapy.testing.server import Site, SiteServer
 from tests.crawl_utils import run_crawl
+from tests.gallery_site import build_gallery_site
 from tests.service_utils import PywbServer
 
 PAGES = 8  # pages 0-7: images, MP4 (1, 6), an HLS manifest (3), a broken image (2); reflection on page 6

@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
+from bara_scrapy.bench.generate import generate_sites
 from bara_scrapy.bench.render import DELAY_MS
 from bara_scrapy.bench.serve import BenchServer
-from bara_scrapy.bench.sites import SiteSpec, generate_sites
+from bara_scrapy.bench.sites import SiteSpec
 from bara_scrapy.bench.truth import PageTruth
 
 CHROMIUM = "/usr/bin/chromium"

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bara_scrapy.bench.server import Site, SiteServer
 from bara_scrapy.items import PageItem
-from bara_scrapy.testing.server import Site, SiteServer
 from bara_scrapy.urls import canonicalize
 
 from ..crawl_utils import (

@@ -10,15 +10,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import jsonschema
 import pytest
 
 from bara_scrapy.addon import ITEM_PIPELINES
+from bara_scrapy.bench.server import SiteServer
 from bara_scrapy.demo import site
-from bara_scrapy.demo.__main__ import project_root, run
-from bara_scrapy.items import Media, PageItem
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.demo.__main__ import run
+from bara_scrapy.items import SCHEMA_PATH, Media, PageItem
 
-SCHEMA = project_root().parent / "shared" / "item.schema.json"
 VERIFICATION = "bara_scrapy.pipelines.verification.MediaVerificationPipeline"
 
 
@@ -155,11 +155,8 @@ def test_main_text_without_footer(demo: DemoRun) -> None:
         assert demo.pages[path].title.endswith("· Northbound Notes")
 
 
-def test_items_match_the_shared_schema(demo: DemoRun) -> None:
-    if not SCHEMA.is_file():
-        pytest.skip(f"no shared item schema at {SCHEMA}")
-    jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+def test_items_match_the_item_schema(demo: DemoRun) -> None:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
     for raw in demo.raw:
         errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(raw)]

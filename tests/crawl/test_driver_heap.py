@@ -1,6 +1,6 @@
 """The crawl starts one Playwright driver (one download handler serves http and https), with the V8 heap
-limit of `BARA_DRIVER_HEAP_MB` (its effect on a long crawl's memory is a benchmark figure, README
-"Speed"), and leaves its own environment as it was."""
+limit of `BARA_DRIVER_HEAP_MB` (its effect on a long crawl's memory is a benchmark figure,
+docs/speed.md), and leaves its own environment as it was."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from scrapy import signals
 
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.bench.server import SiteServer
 
 from ..crawl_utils import one_page_site, run_crawl
 

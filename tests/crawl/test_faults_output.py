@@ -1,4 +1,4 @@
-"""Faults before and around the crawl (RELIABILITY.md §4, §10): no Chromium, a broken Chromium, an output
+"""Faults before and around the crawl (docs/faults.md, §4 and §10): no Chromium, a broken Chromium, an output
 that cannot be written, a disk that fills mid-crawl. Each is a real fault: a missing file, an executable
 that fails, a path under a regular file, a 24 KiB tmpfs."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.bench.server import Site, SiteServer
 
 from ..crawl_utils import REPO_ROOT
 from ..faults import page

@@ -1,4 +1,4 @@
-"""Fault suite, one browser crawl of the hostile site (RELIABILITY.md §2–§6).
+"""Fault suite, one browser crawl of the hostile site (docs/faults.md, groups 2–6).
 
 Scope/redirect loops, HTTP status and transport faults, browser behaviour,
 traps and duplicates, media verification faults: each case is a route linked
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.media import image_bytes
+from bara_scrapy.bench.media import image_bytes
 
 from ..faults import Hostile, hostile_servers, page
 

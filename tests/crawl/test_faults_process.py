@@ -1,4 +1,4 @@
-"""Fault suite, the process (RELIABILITY.md §1, §4, §7, §10): crashes, signals, seeds, robots.txt.
+"""Fault suite, the process (docs/faults.md, groups 1, 4, 7 and 10): crashes, signals, seeds, robots.txt.
 
 Faults are triggered by the hostile server itself when the crawler reaches a
 route (kill the renderer, kill the browser, send SIGINT), never by sleeping.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.server import RequestInfo, Route
+from bara_scrapy.bench.server import RequestInfo, Route
 
 from ..faults import Hostile, crawl_processes, hostile_servers, page, record_timing
 

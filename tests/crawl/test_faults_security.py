@@ -1,4 +1,4 @@
-"""Fault suite, security and redirects (RELIABILITY.md §2, §9): zero requests where they don't belong.
+"""Fault suite, security and redirects (docs/faults.md, groups 2 and 9): zero requests where they don't belong.
 
 One crawl of the hostile site covers every case; both canaries (127.0.0.2 and
 127.0.0.1:<other port>) must see zero requests from any component.
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.fake_openai import FakeOpenAI, Reply
-from bara_scrapy.testing.media import image_bytes
+from bara_scrapy.bench.media import image_bytes
+from tests.fake_openai import FakeOpenAI, Reply
 
 from ..faults import Hostile, hostile_servers, page
 

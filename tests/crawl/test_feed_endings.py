@@ -1,5 +1,5 @@
 """How a page's reveal ends: a finished feed whose sentinel stays is `ok`; a page at its hard deadline
-returns what it had collected, `incomplete`, with the reason (RELIABILITY.md §4)."""
+returns what it had collected, `incomplete`, with the reason (docs/faults.md, §4)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import RequestInfo, Route
+from bara_scrapy.bench.media import image_bytes
+from bara_scrapy.bench.server import RequestInfo, Route
 
 from ..faults import Hostile, hostile_servers, page
 

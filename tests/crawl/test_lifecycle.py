@@ -1,4 +1,4 @@
-"""Whole-crawl lifecycle and fault cases (RELIABILITY.md): bad input, deadlines, scope, resume, cleanup."""
+"""Whole-crawl lifecycle and fault cases (docs/faults.md): bad input, deadlines, scope, resume, cleanup."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.items import SCHEMA_PATH
 
 from ..crawl_utils import REPO_ROOT, run_crawl
 from ..faults import leftover_chromium
 
-SCHEMA = REPO_ROOT.parent / "shared" / "item.schema.json"
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
 def _page(body: str, links: list[str] = ()) -> str:  # type: ignore[assignment]
@@ -88,10 +89,8 @@ def test_deadline_scope_and_schema(tmp_path: Path, site: SiteServer) -> None:
     # the other site saw nothing: redirects are decided before they are followed
     assert sum(site.other.hits.values()) == 0  # type: ignore[attr-defined]
     assert elapsed < 120
-    if SCHEMA.exists():
-        schema = json.loads(SCHEMA.read_text())
-        for item in items:
-            jsonschema.validate(item, schema)
+    for item in items:
+        jsonschema.validate(item, SCHEMA)
     assert not leftover_chromium(site.port), "Chromium processes of this crawl left behind"
 
 

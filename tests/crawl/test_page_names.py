@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.bench.server import SiteServer
 
 from ..crawl_utils import one_page_site, run_crawl
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.media import VIDEO_TYPES, hls_manifest, image_bytes, ts_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.bench.media import VIDEO_TYPES, hls_manifest, image_bytes, ts_bytes
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
 
 from ..crawl_utils import run_crawl
 

@@ -1,4 +1,4 @@
-"""Under load (RELIABILITY.md §4): 4 crawls at once on this machine's 2 cores, as Scrapyd runs them, each
+"""Under load (docs/faults.md, §4): 4 crawls at once on this machine's 2 cores, as Scrapyd runs them, each
 of its own generated site; each ends exact (the pages and `bfs_index` of the sequential reference) and
 with the right statuses (every page of the site `ok`, every 404 and off-scope redirect `failed` with its reason)."""
 
@@ -12,7 +12,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.bench.server import Site, SiteServer
 
 from ..crawl_utils import REPO_ROOT, GraphSite, make_graph_site, refs_of
 from ..kill_resume import crawl_command, feed_lines

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.bench.server import Site, SiteServer
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from bara_scrapy.bench.reflection_check import FAULT_SETTINGS, release_on_retry
-from bara_scrapy.testing.reflection_site import REFLECTION_EXPECTED, build_reflection_site
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.bench.reflection_site import REFLECTION_EXPECTED, build_reflection_site
+from bara_scrapy.bench.server import SiteServer
 from bara_scrapy.verify.sniff import kind_of, sniff
 
 pytestmark = pytest.mark.browser

@@ -13,15 +13,15 @@ import pytest
 import pytest_twisted
 from twisted.internet.defer import Deferred
 
-from bara_scrapy.reflection import TEXT_SELECTOR
-from bara_scrapy.testing.reflection_site import (
+from bara_scrapy.bench.reflection_site import (
     CONTENT_PAGES,
     FEED_IMAGES,
     REFLECTION_EXPECTED,
     ReflectionSite,
     build_reflection_site,
 )
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.bench.server import SiteServer
+from bara_scrapy.reflection import TEXT_SELECTOR
 
 MAGIC = {"png": b"\x89PNG", "jpeg": b"\xff\xd8\xff", "gif": b"GIF8", "webp": b"RIFF"}
 

@@ -1,4 +1,4 @@
-"""One whole crawl with everything of issue 11 on: every feed format, stored media, progress, the report."""
+"""One whole crawl with every output on: every feed format, stored media, progress, the report."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from bara_scrapy.bench.server import SiteServer
 from bara_scrapy.exporters import CSV_FIELDS
-from bara_scrapy.testing.gallery_site import build_gallery_site, has_hls
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.items import SCHEMA_PATH
 from tests.crawl_utils import REPO_ROOT, parse_stats
+from tests.gallery_site import build_gallery_site, has_hls
 
-SCHEMA = REPO_ROOT.parent / "shared" / "item.schema.json"
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 PAGES = 6  # pages 0-5: images, an MP4, an HLS manifest, a broken image; no reflection
 
 pytestmark = [
@@ -45,12 +47,8 @@ def test_feeds_stored_media_progress_and_report(tmp_path: Path) -> None:
     items = [json.loads(line) for line in (tmp_path / "items.jsonl").read_text().splitlines()]
     by_url = {i["url"]: i for i in items}
     assert len(items) == PAGES and sum(len(i["images"]) for i in items) > 0
-    if SCHEMA.exists():
-        import jsonschema
-
-        schema = json.loads(SCHEMA.read_text())
-        for item in items:
-            jsonschema.validate(item, schema)
+    for item in items:
+        jsonschema.validate(item, SCHEMA)
 
     # JSON: the same items
     assert {i["url"]: i for i in json.loads((tmp_path / "items.json").read_text())} == by_url

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
 from bara_scrapy.config import ConfigError
 from bara_scrapy.schedule.plan import NodeLoad, Placement, SiteJob, choose_node, lost_jobs, parse_seeds
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
 
 from ..service_utils import REPO_ROOT, ScrapydNode, clean_env, copy_project, kill_group, wait_for
 

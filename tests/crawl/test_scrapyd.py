@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.bench.server import Site, SiteServer
 
 from ..service_utils import ScrapydNode, copy_project, wait_for
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.server import Site, SiteServer
+from bara_scrapy.bench.server import Site, SiteServer
 
 from ..crawl_utils import GraphSite, Ref, make_graph_site, parse_stats, refs_of
 from ..service_utils import REPO_ROOT, RedisServer, clean_env, kill_group, wait_for

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bara_scrapy.testing.media import image_bytes
-from bara_scrapy.testing.server import RequestInfo, Route, Site, SiteServer
+from bara_scrapy.bench.media import image_bytes
+from bara_scrapy.bench.server import RequestInfo, Route, Site, SiteServer
 
 from ..crawl_utils import run_crawl
 

@@ -1,4 +1,4 @@
-"""A virtualised list: a few nodes recycled through many items as the page scrolls (RELIABILITY §4).
+"""A virtualised list: a few nodes recycled through many items as the page scrolls (docs/faults.md, group 4).
 
 The list holds ITEMS entries, each with its own image, but only NODES `<img>` elements exist: a `scroll`
 listener moves each node to the entry now in view and gives it that entry's image. Every image is
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bara_scrapy.testing.server import SiteServer
+from bara_scrapy.bench.server import SiteServer
 
 from ..crawl_utils import one_page_site, run_crawl
 

@@ -1,4 +1,4 @@
-"""WARC records and files (issue 30), without a crawl: linking, digests, rotation, resume."""
+"""WARC records and files, without a crawl: linking, digests, rotation, resume."""
 
 from __future__ import annotations
 

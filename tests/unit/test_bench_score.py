@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
+from bara_scrapy.bench.media import image_bytes, mp4_bytes
 from bara_scrapy.bench.score import HttpChecker, aggregate, score_site
+from bara_scrapy.bench.server import Site, SiteServer
 from bara_scrapy.bench.sites import Block, Hosts, Link, MediaRef, PageSpec, SiteSpec, make_page
 from bara_scrapy.bench.truth import SiteTruth, compute_truth, perfect_items
-from bara_scrapy.testing.media import image_bytes, mp4_bytes
-from bara_scrapy.testing.server import Site, SiteServer
 
 HOSTS = Hosts("http://127.0.0.1:8001", "http://127.0.0.1:8002", "http://127.0.0.1:8003")
 BASE = HOSTS.site

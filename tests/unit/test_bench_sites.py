@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 
+from bara_scrapy.bench.generate import generate_sites
 from bara_scrapy.bench.render import render_page, site_resources
 from bara_scrapy.bench.sites import (
     LAYOUTS,
@@ -18,7 +19,6 @@ from bara_scrapy.bench.sites import (
     PLACEHOLDER_HOSTS,
     Budget,
     SiteSpec,
-    generate_sites,
 )
 from bara_scrapy.bench.truth import SiteTruth, compute_truth
 from bara_scrapy.links import trap_reason

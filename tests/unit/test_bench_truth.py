@@ -1,4 +1,4 @@
-"""Ground truth on small hand-written specs: the sequential BFS reference of DESIGN.md."""
+"""Ground truth on small hand-written specs: the sequential BFS reference of docs/design.md."""
 
 from __future__ import annotations
 

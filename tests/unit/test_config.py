@@ -21,8 +21,8 @@ from bara_scrapy.config import (
     LlmConfig,
     VerifyConfig,
 )
+from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
 from bara_scrapy.instructions import Instructions
-from bara_scrapy.middlewares.budget import PageBudgetMiddleware
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
 from bara_scrapy.spiders.bara import BaraSpider
 from bara_scrapy.urls import DEFAULT_DENY

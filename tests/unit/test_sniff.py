@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from bara_scrapy.testing.media import (
+from bara_scrapy.bench.media import (
     dash_manifest,
     hls_manifest,
     image_bytes,

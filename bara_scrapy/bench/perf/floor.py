@@ -90,11 +90,11 @@ async def _quiet(page: Any) -> None:
 
 async def _scroll(page: Any) -> None:
     from ...browser.collect_js import COLLECT_JS
-    from ...browser.reveal import _SCROLL_STEP_JS
+    from ...browser.reveal import SCROLL_STEP_JS
     from ...browser.waits import progress_of
 
     for _ in range(MAX_SCROLL_STEPS):
-        raw, _elapsed_ms = await page.evaluate(_SCROLL_STEP_JS)
+        raw, _elapsed_ms = await page.evaluate(SCROLL_STEP_JS)
         if progress_of(raw).at_bottom:
             break
     await page.evaluate(COLLECT_JS)

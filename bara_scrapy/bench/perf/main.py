@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ...addon import find_chromium
-from ...testing.server import SiteServer
 from ..runner import read_items
+from ..server import SiteServer
 from .figures import (
     milestones,
     page_attempts,

@@ -1,4 +1,4 @@
-"""Write the speed bench's results: perf.json, perf.md (the README's Speed table) and PNG charts.
+"""Write the speed bench's results: perf.json, perf.md (the tables of docs/speed.md) and PNG charts.
 
 matplotlib is imported only to draw; without it the charts are skipped with a message.
 """

@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from ...testing.media import image_bytes
-from ...testing.server import RequestInfo, Route, Site
+from ..media import image_bytes
+from ..server import RequestInfo, Route, Site
 
 FANOUT = 4
 FEED_FIRST = 5

@@ -1,21 +1,26 @@
 """A site's BFS frontier in Redis, shared by many `scrapy crawl bara` workers.
 
-Thin typed wrapper around the Lua scripts of `scripts.py` (each call is one atomic script);
-imported only when `BARA_FRONTIER_URL` is set, so `redis` is needed only then.
+Thin typed wrapper around the Lua scripts of `redis_scripts.py` (each call is one atomic script);
+imported only when `BARA_FRONTIER_URL` is set, so `redis` is needed only then. `RedisFrontier` is
+blocking; the crawl uses it through `ThreadedRedisFrontier`, whose calls run on a thread of their own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 
-from ..frontier import Admission
-from . import scripts
+from . import redis_scripts as scripts
+from .local import Admission
+
+_T = TypeVar("_T")
 
 
 class FrontierLost(Exception):
@@ -122,3 +127,47 @@ class RedisFrontier:
 
     def close(self) -> None:
         self.client.close()
+
+
+class ThreadedRedisFrontier:
+    """`RedisFrontier` for the reactor: each call a coroutine, run on one thread of its own, in order.
+
+    A Redis round trip, or a Redis that stops answering (up to the client's socket timeout), then
+    holds only the frontier's calls: the reactor goes on rendering, parsing and writing other pages.
+    One thread keeps the calls in the order they were made, as on the reactor before.
+    """
+
+    def __init__(self, frontier: RedisFrontier) -> None:
+        self.sync = frontier
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bara-redis")
+
+    @property
+    def calls(self) -> int:
+        return self.sync.calls
+
+    async def _call(self, method: Callable[..., _T], *args: Any) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, method, *args)
+
+    async def seed(self, url: str, max_depth: int, max_pages: int, job: str) -> bool:
+        return await self._call(self.sync.seed, url, max_depth, max_pages, job)
+
+    async def lease(self, n: int) -> tuple[int, list[Admission]]:
+        return await self._call(self.sync.lease, n)
+
+    async def renew(self, indexes: Iterable[int]) -> int:
+        return await self._call(self.sync.renew, list(indexes))
+
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> bool:
+        return await self._call(self.sync.complete, index, list(children), list(also_seen))
+
+    async def deliver(self, index: int) -> bool:
+        return await self._call(self.sync.deliver, index)
+
+    async def status(self) -> FrontierStatus:
+        return await self._call(self.sync.status)
+
+    async def close(self) -> None:
+        try:
+            await self._call(self.sync.close)
+        finally:
+            self._thread.shutdown(wait=False)

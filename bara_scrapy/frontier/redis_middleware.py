@@ -7,7 +7,8 @@ queue under a lease (renewed while the page is in flight), reports each finished
 (admitted by Redis in exact BFS order) and acknowledges the page once its item is written to
 its own feed. A worker that dies stops renewing: its pages are leased again after
 `BARA_FRONTIER_LEASE` seconds. If Redis fails or loses the crawl, the worker stops at once with
-reason `bara_frontier_lost` (exit code 4).
+reason `bara_frontier_lost` (exit code 4). Every Redis call is awaited off the reactor
+(`ThreadedRedisFrontier`): a slow Redis delays admissions, never the pages in flight.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from scrapy.extensions.feedexport import FeedExporter
 from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task
+from twisted.internet.defer import Deferred
 
 from ..config import BaraConfig
 from ..items import PageItem
-from ..middlewares.budget import CLOSE_REASON
 from ..page import first_request, page_state
 from ..urls import canonicalize
-from .redis_frontier import FrontierLost, RedisFrontier, job_key
+from .local_middleware import CLOSE_REASON
+from .redis_frontier import FrontierLost, RedisFrontier, ThreadedRedisFrontier, job_key
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ class SharedFrontierMiddleware:
         self.lease, self.poll = config.frontier.lease, config.frontier.poll
         self.capacity = max(1, settings.getint("CONCURRENT_REQUESTS", 8))
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
-        self.frontier: RedisFrontier | None = None
+        self.frontier: ThreadedRedisFrontier | None = None
         self.in_flight: set[int] = set()
         self.seeded = False
         self.lost: str | None = None
@@ -68,7 +70,7 @@ class SharedFrontierMiddleware:
     def spider_opened(self) -> None:
         c, seed = self.config, canonicalize(getattr(self.crawler.spider, "seed", ""))
         job = job_key(seed, c.scope, c.max_depth, c.max_width, c.max_pages)
-        self.frontier = RedisFrontier(self.url, self.key or job, self.worker, self.lease)
+        self.frontier = ThreadedRedisFrontier(RedisFrontier(self.url, self.key or job, self.worker, self.lease))
         self.job, self.seed = job, seed
         logger.info("Shared frontier %s key %s, worker %s", self.url, self.key or job, self.worker)
         self.loop.start(self.poll, now=False)
@@ -84,24 +86,30 @@ class SharedFrontierMiddleware:
             self.closing = True
             deferred_from_coro(self.crawler.engine.close_spider_async(reason=reason))
 
-    def tick(self) -> None:
-        """Renew this worker's leases, lease pages for free slots, close when the crawl is done."""
+    def tick(self) -> Deferred[None] | None:
+        """One step of the loop, off the reactor: the loop waits for it before the next one."""
         if self.frontier is None or not self.seeded or self.lost or self.closing:
-            return
+            return None
+        step: Deferred[None] = deferred_from_coro(self.step())
+        return step.addErrback(lambda failure: logger.error("Shared frontier step failed: %s", failure.getTraceback()))
+
+    async def step(self) -> None:
+        """Renew this worker's leases, lease pages for free slots, close when the crawl is done."""
+        assert self.frontier is not None
         stats = self.crawler.stats
         try:
-            self.frontier.renew(self.in_flight)
+            await self.frontier.renew(self.in_flight)
             free = self.capacity - len(self.in_flight)
-            if free > 0:
-                requeued, admissions = self.frontier.lease(free)
+            if free > 0 and not (self.lost or self.closing):
+                requeued, admissions = await self.frontier.lease(free)
                 if requeued:
                     stats.inc_value("bara/frontier/requeued", requeued)
                 for adm in admissions:
                     self.in_flight.add(adm.bfs_index)
                     stats.inc_value("bara/frontier/leased")
                     self.crawler.engine.crawl(first_request(adm, self.seed, self.config))
-            if not self.in_flight:
-                status = self.frontier.status()
+            if not self.in_flight and not self.closing:
+                status = await self.frontier.status()
                 if status.finished:
                     self._close(CLOSE_REASON if status.budget_exhausted else "finished")
         except FrontierLost as exc:
@@ -126,7 +134,7 @@ class SharedFrontierMiddleware:
             assert self.frontier is not None
             c = self.config
             try:
-                if self.frontier.seed(canonicalize(obj.url), c.max_depth, c.max_pages, self.job):
+                if await self.frontier.seed(canonicalize(obj.url), c.max_depth, c.max_pages, self.job):
                     logger.info("Admitted the seed into the shared frontier")
                 self.seeded = True
             except FrontierLost as exc:
@@ -146,7 +154,7 @@ class SharedFrontierMiddleware:
             return
         reached = [finished.final_url or finished.url, *response.meta.get("redirect_urls", [])]
         try:
-            deliver = self.frontier.complete(finished.bfs_index, children, [canonicalize(u) for u in reached])
+            deliver = await self.frontier.complete(finished.bfs_index, children, [canonicalize(u) for u in reached])
         except FrontierLost as exc:
             self._lose(exc)
             return
@@ -165,19 +173,19 @@ class SharedFrontierMiddleware:
                     if file is not None and hasattr(file, "flush"):
                         file.flush()
 
-    def acknowledge(self, item: Any) -> None:
+    async def acknowledge(self, item: Any) -> None:
         if not isinstance(item, PageItem) or item.bfs_index not in self.in_flight or self.frontier is None:
             return
         self._flush_feeds()
         try:
-            self.frontier.deliver(item.bfs_index)
+            await self.frontier.deliver(item.bfs_index)
         except FrontierLost as exc:
             self._lose(exc)
             return
         self.in_flight.discard(item.bfs_index)
         self.crawler.stats.inc_value("bara/frontier/delivered")
 
-    def spider_closed(self) -> None:
+    async def spider_closed(self) -> None:
         if self.loop.running:
             self.loop.stop()
         if self.frontier is None:
@@ -185,10 +193,10 @@ class SharedFrontierMiddleware:
         stats = self.crawler.stats
         if not self.lost:
             try:
-                status = self.frontier.status()
+                status = await self.frontier.status()
                 stats.set_value("bara/pages/admitted", status.admitted)
                 stats.set_value("bara/budget/dropped", status.dropped)
             except FrontierLost as exc:
                 logger.error("%s", exc)
         stats.set_value("bara/frontier/redis_calls", self.frontier.calls)
-        self.frontier.close()
+        await self.frontier.close()

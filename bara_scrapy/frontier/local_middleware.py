@@ -13,11 +13,11 @@ from scrapy.http import Response
 
 from ..config import BaraConfig
 from ..extensions.journal import CrawlJournalExtension, journal_of
-from ..frontier import Admission, Frontier
 from ..items import PageItem
 from ..journal import completion_record, replay
 from ..page import first_request, page_state
 from ..urls import canonicalize
+from .local import Admission, Frontier
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ the first attempt misses it, reflection's rewritten attempt clicks and recovers 
 images (some `loading=lazy`, some lazy `data-src`), every 5th page an MP4, every 11th an HLS manifest
 (its segments are never needed to verify or store it), every 7th a broken image (404).
 
-    python -m bara_scrapy.testing.gallery_site 300    # serve 300 pages on 127.0.0.1 until Ctrl-C
+    python -m tests.gallery_site 300    # serve 300 pages on 127.0.0.1 until Ctrl-C
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 import threading
 
-from .media import hls_manifest, image_bytes, mp4_bytes
-from .server import Site, SiteServer
+from bara_scrapy.bench.media import hls_manifest, image_bytes, mp4_bytes
+from bara_scrapy.bench.server import Site, SiteServer
 
 FANOUT = 6
 WORDS = ("harbour", "lantern", "granite", "meadow", "orchard", "ridge", "delta", "glacier", "canyon", "atlas")

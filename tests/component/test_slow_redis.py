@@ -1,0 +1,104 @@
+"""A slow Redis holds the shared frontier's calls, never the reactor: pages go on being processed."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from scrapy import Request
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.misc import build_from_crawler
+from twisted.internet import reactor
+from twisted.web.client import Agent, readBody
+
+from bara_scrapy.frontier.redis_middleware import SharedFrontierMiddleware
+from bara_scrapy.page import page_state
+
+from ..aio import aio
+from ..crawl_utils import one_page_site
+from ..service_utils import RedisServer
+from .test_middlewares import make_crawler, started
+
+
+class HoldingProxy:
+    """A TCP proxy to Redis on 127.0.0.1 that holds Redis's answers while `held` (a slow Redis, on demand)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.flowing = threading.Event()
+        self.flowing.set()
+        self.answers_held = threading.Event()  # an answer arrived while held
+        self.sockets: list[socket.socket] = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            self.sockets += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, True), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if answers and not self.flowing.is_set():
+                    self.answers_held.set()
+                    self.flowing.wait()
+                sink.sendall(data)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.flowing.set()
+        for sock in self.sockets:
+            sock.close()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path / "redis").start()
+    yield server
+    server.stop()
+
+
+async def fetch(url: str) -> bytes:
+    """A page over HTTP through the reactor, as the crawl's downloads go."""
+    response = await maybe_deferred_to_future(Agent(reactor).request(b"GET", url.encode()))
+    return await maybe_deferred_to_future(readBody(response))  # type: ignore[no-any-return]
+
+
+@aio
+async def test_a_worker_goes_on_fetching_pages_while_redis_holds_its_answer(redis_server: RedisServer) -> None:
+    proxy = HoldingProxy(redis_server.port)
+    crawler = make_crawler(BARA_FRONTIER_URL=f"redis://127.0.0.1:{proxy.port}/0", BARA_FRONTIER_KEY="bara:{slow}")
+    crawled: list[Request] = []
+    crawler.engine = SimpleNamespace(crawl=crawled.append)  # type: ignore[assignment]
+    mw = build_from_crawler(SharedFrontierMiddleware, crawler)
+    mw.spider_opened()
+    mw.loop.stop()  # the test takes the loop's steps itself
+    try:
+        await started(mw)  # the seed, admitted into Redis
+        proxy.flowing.clear()  # from now on Redis's answers wait in the proxy
+        step = mw.tick()  # renew and lease: returns at once, its Redis calls wait off the reactor
+        assert step is not None and not step.called
+        with one_page_site("<html><body><p>A page fetched while Redis is slow.</p></body></html>") as site:
+            assert b"while Redis is slow" in await fetch(site.url("/"))
+        await asyncio.get_running_loop().run_in_executor(None, proxy.answers_held.wait)
+        assert not step.called and crawled == []  # the step was waiting for Redis all along
+        proxy.flowing.set()
+        await maybe_deferred_to_future(step)
+        assert [page_state(r).admission.bfs_index for r in crawled] == [0]  # type: ignore[union-attr]
+    finally:
+        await mw.spider_closed()
+        proxy.close()
