@@ -67,7 +67,7 @@ class WarcExtension:
     def from_crawler(cls, crawler: Crawler) -> WarcExtension:
         config = BaraConfig.from_crawler(crawler)
         if not config.archive.enabled:
-            raise NotConfigured("neither BARA_WARC nor BARA_WACZ is set")
+            raise NotConfigured  # off: neither BARA_WARC nor BARA_WACZ is set (not a warning)
         ext = cls(crawler, config)
         crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(ext.media_fetched, signal=media_fetched)

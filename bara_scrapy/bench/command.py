@@ -28,8 +28,8 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.conf import arglist_to_dict
 
 from .corpus import CORPORA
+from .perf.variants import BARA_SETTINGS, LADDER
 from .perf.variants import DEFAULT_VARIANTS as PERF_DEFAULT
-from .perf.variants import LADDER
 from .perf.variants import VARIANTS as PERF_VARIANTS
 from .runner import VARIANTS
 
@@ -64,6 +64,10 @@ class Command(ScrapyCommand):
                                f"and the floor plus bara's browser steps: {','.join(LADDER)}")
         perf.add_argument("--perf-long", type=int, default=0, metavar="N",
                           help="also a long bara crawl of N pages at c=4, PSS against pages done")
+        perf.add_argument("--perf-long-variant", default="bara", choices=["bara", *BARA_SETTINGS],
+                          help="the long crawl's variant (default bara; bara_warc: with the archive)")
+        perf.add_argument("--perf-repeat", type=int, default=1, metavar="R",
+                          help="run the matrix R times, interleaved; figures are medians (default 1)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if opts.perf or opts.perf_long:
@@ -95,7 +99,9 @@ class Command(ScrapyCommand):
             levels = tuple(int(c) for c in opts.perf_concurrency.split(",") if c.strip())
         except ValueError:
             raise UsageError("--perf-concurrency takes integers, e.g. 1,2,4,8,16") from None
-        if not levels or min(levels) < 1 or opts.perf_pages < 2 or opts.perf_long < 0:
-            raise UsageError("--perf-concurrency levels must be >= 1, --perf-pages >= 2, --perf-long >= 0")
+        if not levels or min(levels) < 1 or opts.perf_pages < 2 or opts.perf_long < 0 or opts.perf_repeat < 1:
+            raise UsageError("--perf-concurrency levels must be >= 1, --perf-pages >= 2, --perf-long >= 0, "
+                             "--perf-repeat >= 1")
         run_perf(PerfOptions(pages=opts.perf_pages, concurrency=levels, variants=variants,
-                             out=Path(opts.out or "bench-out/perf"), matrix=opts.perf, long_pages=opts.perf_long))
+                             out=Path(opts.out or "bench-out/perf"), matrix=opts.perf, long_pages=opts.perf_long,
+                             long_variant=opts.perf_long_variant, repeat=opts.perf_repeat))

@@ -53,7 +53,7 @@ class CrawlJournalExtension:
     def from_crawler(cls, crawler: Crawler) -> CrawlJournalExtension:
         jobdir = crawler.settings.get("JOBDIR")
         if not jobdir:
-            raise NotConfigured("no JOBDIR")
+            raise NotConfigured  # off without JOBDIR: not a warning
         return cls(crawler, Path(jobdir))
 
     def _recover(self, jobdir: Path, size: int) -> None:

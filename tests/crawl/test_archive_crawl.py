@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from warcio.archiveiterator import ArchiveIterator
 
 from bara_scrapy.archive.wacz import check_wacz
-from bara_scrapy.bench.server import Site, SiteServer
+from bara_scrapy.bench.server import SiteServer
 from bara_scrapy.report.data import ReportMeta, build_report_data
+from tests.archive_utils import bodies, check_replay, records
 from tests.crawl_utils import run_crawl
 from tests.gallery_site import build_gallery_site
 from tests.service_utils import PywbServer
@@ -54,22 +54,6 @@ def archived(tmp_path_factory: pytest.TempPathFactory) -> Archived:
                         settings={"BARA_WARC": warc, "BARA_WACZ": wacz})
         originals = bodies(site, server)
     return Archived(warc, wacz, list(out), originals, out.stats)
-
-
-def bodies(site: Site, server: SiteServer) -> dict[str, bytes]:
-    return {server.url(path): route.body if isinstance(route.body, bytes) else route.body.encode()
-            for path, route in site.routes.items()}
-
-
-def records(warc: Path) -> list[tuple[str, str, int | None, bytes, dict[str, str]]]:
-    """(type, target URI, HTTP status, payload, WARC headers) of every record."""
-    found = []
-    with warc.open("rb") as fh:
-        for rec in ArchiveIterator(fh):
-            status = int(rec.http_headers.get_statuscode()) if rec.http_headers and rec.rec_type == "response" else None
-            found.append((rec.rec_type, rec.rec_headers.get_header("WARC-Target-URI") or "", status,
-                          rec.content_stream().read(), dict(rec.rec_headers.headers)))
-    return found
 
 
 def test_warc_is_valid_and_holds_each_page_and_verified_medium(archived: Archived) -> None:
@@ -126,21 +110,9 @@ def test_warc_is_valid_and_holds_each_page_and_verified_medium(archived: Archive
 
 def assert_replays(pywb: PywbServer, archived: Archived) -> None:
     """Every ok page (as served, and rewritten for a reader) and its verified media; no rejected medium."""
-    ok = [i for i in archived.items if i["status"] == "ok"]
-    assert ok
-    for item in ok:
-        status, body = pywb.get(item["url"])
-        assert status == 200 and body == archived.originals[item["url"]], item["url"]
-        status, page = pywb.get(item["url"], modifier="mp_")  # the page as a reader replays it
-        assert status == 200 and item["title"].encode() in page
-        for media in item["images"] + item["videos"]:
-            status, body = pywb.get(media["url"])
-            assert status == 200 and body == archived.originals[media["url"]], media["url"]
-    rejected = [m for i in archived.items for m in i["rejected_media"]]
-    assert rejected
-    for media in rejected:  # not in the archive: pywb has nothing to replay
-        status, _ = pywb.get(media["url"])
-        assert status == 404, media["url"]
+    replay = check_replay(pywb, archived.items, archived.originals)
+    assert replay.failures == []
+    assert replay.pages and replay.media and replay.rejected
 
 
 def test_pywb_replays_each_page_with_its_images(archived: Archived, tmp_path: Path) -> None:

@@ -143,7 +143,8 @@ def test_variant_commands(tmp_path: Path) -> None:
     assert "BARA_VERIFY_MEDIA=False" in command("bara_noverify", ctx, feed, 4)
     assert "BARA_PAGE_REUSE=0" in command("bara_newtab", ctx, feed, 4) and "BARA_PAGE_REUSE" not in " ".join(bara)
     assert "BARA_SCROLL_ALL=True" in command("bara_scrollall", ctx, feed, 4) and "BARA_SCROLL_ALL" not in " ".join(bara)
-    assert f"BARA_WARC={tmp_path}/warc/bara-c4.warc.gz" in command("bara_warc", ctx, feed, 4)
+    assert f"BARA_WARC={tmp_path}/warc/bara-c4-r1.warc.gz" in command("bara_warc", ctx, feed, 4)
+    assert f"BARA_WARC={tmp_path}/warc/bara-c4-r2.warc.gz" in command("bara_warc", ctx, feed, 4, run=2)
     assert "BARA_WARC" not in " ".join(bara)
     assert command("http", ctx, feed, 1)[2] == "bara_scrapy.bench.perf.http_spider"
     # the ladder: the floor's command with one more of bara's browser steps each rung

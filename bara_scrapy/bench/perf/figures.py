@@ -12,6 +12,7 @@ of. Variants without retries have one attempt per page, built from the page's re
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -106,7 +107,7 @@ def targets(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     >>> targets(rows)
     {'bara_over_floor': {1: 0.5, 4: 0.75}, 'bara_over_floor_best': 0.75, 'bara_over_spider_c4': 2.0}
     """
-    rate = {(str(r["variant"]), int(r["concurrency"])): r.get("pages_per_min") for r in rows}
+    rate = median_rates(rows)
     levels = sorted({c for _, c in rate})
 
     def best(variant: str) -> float | None:
@@ -118,7 +119,24 @@ def targets(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                             if ("bara", c) in rate and ("floor", c) in rate},
         "bara_over_floor_best": ratio(best("bara"), best("floor")),
         "bara_over_spider_c4": ratio(rate.get(("bara", 4)), rate.get(("spider", 4))),
+        **({"warc_over_bara": {c: ratio(rate.get(("bara_warc", c)), rate.get(("bara", c))) for c in levels
+                               if ("bara", c) in rate and ("bara_warc", c) in rate}}
+           if any(name == "bara_warc" for name, _ in rate) else {}),
     }
+
+
+def median_rates(rows: Sequence[Mapping[str, Any]], key: str = "pages_per_min") -> dict[tuple[str, int], float | None]:
+    """`key` per (variant, concurrency), the median over repeated runs (`--perf-repeat`); runs without it are left out.
+
+    >>> median_rates([{"variant": "bara", "concurrency": 4, "pages_per_min": v} for v in (90.0, 120.0, 100.0)])
+    {('bara', 4): 100.0}
+    """
+    values: dict[tuple[str, int], list[float]] = {}
+    for row in rows:
+        cell = values.setdefault((str(row["variant"]), int(row["concurrency"])), [])
+        if row.get(key) is not None:
+            cell.append(float(row[key]))
+    return {k: (statistics.median(v) if v else None) for k, v in values.items()}
 
 
 def pss_at_pages(samples: Sequence[tuple[int, int]], milestones: Sequence[int]) -> dict[int, int | None]:

@@ -7,6 +7,7 @@ every variant alike. Results are rewritten to `--out` after every run.
 
 from __future__ import annotations
 
+import itertools
 import os
 import platform
 import subprocess
@@ -62,6 +63,8 @@ class PerfOptions:
     matrix: bool = True  # False: only the long crawl
     long_pages: int = 0  # 0: no long crawl
     long_concurrency: int = 4
+    long_variant: str = "bara"  # or a `bara_*` settings variant (e.g. bara_warc: the archive's memory)
+    repeat: int = 1  # runs of the whole matrix, interleaved (the figures are medians over them)
     timeout: float = 7200.0  # per run
 
 
@@ -80,7 +83,7 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def command(variant: str, ctx: Context, feed: Path, concurrency: int) -> list[str]:
+def command(variant: str, ctx: Context, feed: Path, concurrency: int, run: int = 1) -> list[str]:
     seed = ctx.base + "/"
     limits = ctx.perf.limits()
     dwp = [str(limits["max_depth"]), str(limits["max_width"]), str(limits["max_pages"])]
@@ -97,7 +100,7 @@ def command(variant: str, ctx: Context, feed: Path, concurrency: int) -> list[st
            "-s", f"CONCURRENT_REQUESTS={concurrency}", "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={concurrency}",
            "-s", "LOG_LEVEL=WARNING", "-s", "BARA_ALLOW_PRIVATE_NETWORKS=True"]
     if variant in BARA_SETTINGS:
-        cmd += ["-s", BARA_SETTINGS[variant].format(out=ctx.out, c=concurrency)]
+        cmd += ["-s", BARA_SETTINGS[variant].format(out=ctx.out, c=concurrency, run=run)]
     return cmd
 
 
@@ -113,14 +116,17 @@ def row_figures(records: list[dict[str, Any]], truth: Mapping[str, set[str]]) ->
             **quality(records, truth)}
 
 
-def run_one(variant: str, concurrency: int, ctx: Context) -> dict[str, Any]:
+def run_one(variant: str, concurrency: int, ctx: Context, run: int = 1) -> dict[str, Any]:
     feed = ctx.out / "feeds" / f"{variant}-c{concurrency}.jsonl"
     feed.parent.mkdir(parents=True, exist_ok=True)
     (ctx.out / "logs").mkdir(exist_ok=True)
-    measured = run_measured(command(variant, ctx, feed, concurrency), env=child_env(), cwd=ROOT, feed=feed,
+    measured = run_measured(command(variant, ctx, feed, concurrency, run), env=child_env(), cwd=ROOT, feed=feed,
                             log=ctx.out / "logs" / f"{variant}-c{concurrency}.log")
-    row: dict[str, Any] = {"variant": variant, "concurrency": concurrency, "returncode": measured.returncode,
-                           **row_figures(read_items(feed), ctx.truth)}
+    row: dict[str, Any] = {"variant": variant, "concurrency": concurrency, "run": run,
+                           "returncode": measured.returncode, **row_figures(read_items(feed), ctx.truth)}
+    archive = ctx.out / "warc"
+    if variant == "bara_warc" and archive.is_dir():  # what the archive holds against what was fetched
+        row["archive_bytes"] = sum(p.stat().st_size for p in archive.glob(f"bara-c{concurrency}-r{run}*.warc.gz"))
     pages = row["pages"] or 0
     row.update({
         "wall_s": round(measured.wall_s, 2),
@@ -139,16 +145,16 @@ def run_one(variant: str, concurrency: int, ctx: Context) -> dict[str, Any]:
     return row
 
 
-def run_long(ctx: Context, concurrency: int) -> dict[str, Any]:
-    feed = ctx.out / "feeds" / f"long-bara-c{concurrency}.jsonl"
+def run_long(ctx: Context, concurrency: int, variant: str = "bara") -> dict[str, Any]:
+    feed = ctx.out / "feeds" / f"long-{variant}-c{concurrency}.jsonl"
     feed.parent.mkdir(parents=True, exist_ok=True)
     (ctx.out / "logs").mkdir(exist_ok=True)
-    measured = run_measured(command("bara", ctx, feed, concurrency), env=child_env(), cwd=ROOT, feed=feed,
-                            log=ctx.out / "logs" / "long.log")
+    measured = run_measured(command(variant, ctx, feed, concurrency), env=child_env(), cwd=ROOT, feed=feed,
+                            log=ctx.out / "logs" / f"long-{variant}.log")
     figures = row_figures(read_items(feed), ctx.truth)
     series = [(s.lines, s.pss_kb) for s in measured.samples]
     at = pss_at_pages(series, milestones(ctx.perf.pages))
-    return {"variant": "bara", "concurrency": concurrency, "returncode": measured.returncode, **figures,
+    return {"variant": variant, "concurrency": concurrency, "returncode": measured.returncode, **figures,
             "wall_s": round(measured.wall_s, 1), "cpu_s": round(measured.cpu_s, 1),
             "peak_pss_mb": round(measured.peak_pss_kb / 1024, 1),
             "pss_mb_at_pages": {str(k): (round(v / 1024, 1) if v else None) for k, v in at.items()},
@@ -199,20 +205,21 @@ def run_perf(opts: PerfOptions, print_line: Printer = _print) -> dict[str, Any]:
         with SiteServer(perf.site()) as server:
             ctx = _context(perf, server.base, opts.out)
             data["site"]["limits"] = perf.limits()
-            for concurrency in opts.concurrency:
-                for variant in opts.variants:
-                    print_line(f"[perf] {variant} c={concurrency} on {opts.pages} pages ...")
-                    row = run_one(variant, concurrency, ctx)
-                    data["rows"].append(row)
-                    print_line(_line(row) + f"  (elapsed {time.monotonic() - started:.0f}s)")
-                    data["targets"] = targets(data["rows"])
-                    write_outputs(data, opts.out, chart=False)
+            for run, concurrency, variant in itertools.product(range(1, opts.repeat + 1), opts.concurrency,
+                                                               opts.variants):
+                print_line(f"[perf] {variant} c={concurrency} on {opts.pages} pages (run {run}/{opts.repeat}) ...")
+                row = run_one(variant, concurrency, ctx, run)
+                data["rows"].append(row)
+                print_line(_line(row) + f"  (elapsed {time.monotonic() - started:.0f}s)")
+                data["targets"] = targets(data["rows"])
+                write_outputs(data, opts.out, chart=False)
     if opts.long_pages:
         perf = build_site(opts.long_pages)
         with SiteServer(perf.site()) as server:
             ctx = _context(perf, server.base, opts.out / "long")
-            print_line(f"[perf] long crawl: bara c={opts.long_concurrency} on {opts.long_pages} pages ...")
-            data["long"] = run_long(ctx, opts.long_concurrency)
+            print_line(f"[perf] long crawl: {opts.long_variant} c={opts.long_concurrency} "
+                       f"on {opts.long_pages} pages ...")
+            data["long"] = run_long(ctx, opts.long_concurrency, opts.long_variant)
             long = data["long"]
             print_line(f"[perf] long crawl: {long['pages']} pages in {long['wall_s']}s, peak PSS (MB) per stretch "
                        f"up to pages {long['pss_mb_at_pages']}, overall {long['peak_pss_mb']} MB")

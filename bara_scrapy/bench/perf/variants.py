@@ -9,12 +9,12 @@ LADDER = {
     "floor_window": "route,fetch,quiet,scroll,window",
 }
 # bara with one setting changed: what that setting costs or saves ({out}: the bench's output directory,
-# {c}: the run's concurrency)
+# {c}: the run's concurrency, {run}: its number with --perf-repeat)
 BARA_SETTINGS = {
     "bara_noverify": "BARA_VERIFY_MEDIA=False",
     "bara_newtab": "BARA_PAGE_REUSE=0",
     "bara_scrollall": "BARA_SCROLL_ALL=True",
-    "bara_warc": "BARA_WARC={out}/warc/bara-c{c}.warc.gz",
+    "bara_warc": "BARA_WARC={out}/warc/bara-c{c}-r{run}.warc.gz",
 }
 VARIANTS = ("floor", "spider", "bara", *BARA_SETTINGS, "http", *LADDER)
 DEFAULT_VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http")  # `--perf-variants`
