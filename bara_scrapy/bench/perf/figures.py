@@ -119,10 +119,23 @@ def targets(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                             if ("bara", c) in rate and ("floor", c) in rate},
         "bara_over_floor_best": ratio(best("bara"), best("floor")),
         "bara_over_spider_c4": ratio(rate.get(("bara", 4)), rate.get(("spider", 4))),
-        **({"warc_over_bara": {c: ratio(rate.get(("bara_warc", c)), rate.get(("bara", c))) for c in levels
-                               if ("bara", c) in rate and ("bara_warc", c) in rate}}
-           if any(name == "bara_warc" for name, _ in rate) else {}),
+        **(_warc_costs(rows, rate, levels) if any(name == "bara_warc" for name, _ in rate) else {}),
     }
+
+
+def _warc_costs(rows: Sequence[Mapping[str, Any]], rate: Mapping[tuple[str, int], float | None],
+                levels: Sequence[int]) -> dict[str, dict[int, float | None]]:
+    """The archive's cost per concurrency: pages/min and CPU s/page of `bara_warc` over `bara` (medians).
+
+    >>> rows = [{"variant": "bara", "concurrency": 4, "pages_per_min": 200.0, "cpu_s_per_page": 0.3},
+    ...         {"variant": "bara_warc", "concurrency": 4, "pages_per_min": 190.0, "cpu_s_per_page": 0.33}]
+    >>> _warc_costs(rows, median_rates(rows), [4])
+    {'warc_over_bara': {4: 0.95}, 'warc_cpu_over_bara': {4: 1.1}}
+    """
+    cpu = median_rates(rows, "cpu_s_per_page")
+    both = [c for c in levels if ("bara", c) in rate and ("bara_warc", c) in rate]
+    return {"warc_over_bara": {c: ratio(rate.get(("bara_warc", c)), rate.get(("bara", c))) for c in both},
+            "warc_cpu_over_bara": {c: ratio(cpu.get(("bara_warc", c)), cpu.get(("bara", c))) for c in both}}
 
 
 def median_rates(rows: Sequence[Mapping[str, Any]], key: str = "pages_per_min") -> dict[tuple[str, int], float | None]:

@@ -55,12 +55,18 @@ def markdown(data: Mapping[str, Any]) -> str:
         out += ["Targets (pages/min ratios):", "",
                 f"- bara full / floor at each concurrency: {per_c or '–'}",
                 f"- bara full / floor, best over concurrency: {_cell(t.get('bara_over_floor_best'))}",
-                f"- bara full / straightforward spider at c=4: {_cell(t.get('bara_over_spider_c4'))}", ""]
+                f"- bara full / straightforward spider at c=4: {_cell(t.get('bara_over_spider_c4'))}"]
+        if "warc_over_bara" in t:
+            out += [f"- with the archive / without (`bara_warc` / `bara`): pages/min "
+                    f"{', '.join(f'c={c}: {v}' for c, v in t['warc_over_bara'].items()) or '–'}; CPU s/page "
+                    f"{', '.join(f'c={c}: {v}' for c, v in t.get('warc_cpu_over_bara', {}).items()) or '–'}"]
+        out += [""]
         out += ["Variants:", ""] + [f"- `{k}`: {v}" for k, v in data["notes"].items()] + [""]
     long = data.get("long")
     if long:
         at = ", ".join(f"{k}: {_cell(v)}" for k, v in long["pss_mb_at_pages"].items())
-        out += [f"Long crawl (bara full, c={long['concurrency']}): {long['pages']} pages in {long['wall_s']} s; "
+        out += [f"Long crawl ({long.get('variant', 'bara')}, c={long['concurrency']}): {long['pages']} pages "
+                f"in {long['wall_s']} s; "
                 f"peak PSS (MB) of crawler + browser per stretch of pages, up to {at}; "
                 f"overall peak {long['peak_pss_mb']} MB.", ""]
     return "\n".join(out)
