@@ -105,7 +105,7 @@ def charts(data: Mapping[str, Any], out: Path) -> list[str]:
         ax.plot([s[1] for s in long["series"]], [s[2] for s in long["series"]])
         ax.set_xlabel("pages done")
         ax.set_ylabel("PSS crawler + browser (MB)")
-        ax.set_title(f"bara full, c={long['concurrency']}, {long['pages']} pages")
+        ax.set_title(f"{long.get('variant', 'bara')}, c={long['concurrency']}, {long['pages']} pages")
         fig.tight_layout()
         fig.savefig(out / "perf-long.png", dpi=110)
         plt.close(fig)
