@@ -2,7 +2,8 @@
 
 Each record is gzipped on its own (a member per record), so a file that a crawl stopped in the middle of
 is still valid up to its last whole record, and a resumed crawl (`JOBDIR`) appends to the last file of
-its series instead of clobbering it, starting with a new `warcinfo` record. Records are written as they
+its series instead of clobbering it, starting with a new `warcinfo` record (after cutting off a record a
+kill left half-written). Records are written as they
 come: nothing is held in memory but the record being written.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -49,6 +51,39 @@ def last_serial(base: str, worker: str, exists: Callable[[str], bool] = os.path.
     return serial
 
 
+def whole_members_end(path: str, chunk: int = 1 << 20) -> int:
+    """The offset just past the file's last whole gzip member: where a record cut by a kill begins.
+
+    Each record is one member, so a crawl killed while writing one leaves a member without its end; the
+    resumed crawl cuts it off before appending (else every record after it would be unreadable).
+
+    >>> import gzip, tempfile
+    >>> whole = gzip.compress(b"one") + gzip.compress(b"two")
+    >>> with tempfile.NamedTemporaryFile(delete=False) as fh:
+    ...     _ = fh.write(whole + gzip.compress(b"three")[:-5])
+    >>> whole_members_end(fh.name) == len(whole)
+    True
+    """
+    end = pos = 0
+    inflate = zlib.decompressobj(wbits=31)
+    with open(path, "rb") as fh:
+        while data := fh.read(chunk):
+            while data:
+                try:
+                    inflate.decompress(data)
+                except zlib.error:  # not gzip from here on: keep what was whole
+                    return end
+                if not inflate.eof:
+                    pos += len(data)
+                    break
+                used = len(data) - len(inflate.unused_data)
+                pos += used
+                end = pos
+                data = inflate.unused_data
+                inflate = zlib.decompressobj(wbits=31)
+    return end
+
+
 class RotatingWarcWriter:
     """Append records to the series' current file; past `max_bytes`, go on in the next one."""
 
@@ -68,6 +103,10 @@ class RotatingWarcWriter:
 
     def _open(self) -> None:
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if os.path.exists(self.path) and self.path not in self.paths:  # a resume: cut a record a kill left half-written
+            end = whole_members_end(self.path)
+            if end < os.path.getsize(self.path):
+                os.truncate(self.path, end)
         self._file = open(self.path, "ab")  # held open across records, closed in close()
         self._writer = WARCWriter(self._file, gzip=True)
         self.paths.append(self.path)

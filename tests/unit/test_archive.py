@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
@@ -69,3 +70,21 @@ def test_a_resumed_writer_appends_to_the_last_file(tmp_path: Path) -> None:
     assert path.name == "crawl-node-1.warc.gz"
     assert [(kind, uri) for kind, uri, _ in read(path)] == [
         ("warcinfo", ""), ("response", "http://a.example/0"), ("warcinfo", ""), ("response", "http://a.example/1")]
+
+
+def test_a_resume_after_a_kill_cuts_the_half_written_record_before_appending(tmp_path: Path) -> None:
+    base = str(tmp_path / "crawl.warc.gz")
+    writer = RotatingWarcWriter(base, warcinfo=lambda name: warcinfo_record(name, {}, 0.0))
+    for n in range(3):
+        writer.write(response_record(f"http://a.example/{n}", 200, [], random.Random(n).randbytes(5000), 0.0))
+    writer.close()
+    path = Path(base)
+    whole = path.stat().st_size
+    with path.open("r+b") as fh:  # a kill in the middle of the last record's write
+        fh.truncate(whole - 700)
+    writer = RotatingWarcWriter(base, warcinfo=lambda name: warcinfo_record(name, {}, 0.0))
+    writer.write(response_record("http://a.example/again", 200, [], b"y", 0.0))
+    writer.close()
+    assert [(kind, uri) for kind, uri, _ in read(path)] == [
+        ("warcinfo", ""), ("response", "http://a.example/0"), ("response", "http://a.example/1"),
+        ("warcinfo", ""), ("response", "http://a.example/again")]
