@@ -228,7 +228,7 @@ def render_page(spec: SiteSpec, page: PageSpec, hosts: Hosts, page_index: int = 
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(page.title)} | {escape(spec.name)}</title><style>{_CSS}</style></head>\n"
         f'<body class="{body_class}">\n{header}\n<main id="content">\n<h1>{escape(page.title)}</h1>\n'
-        + _share_bar(furniture, page_index) + "\n".join(blocks) + _related_box(furniture, page_index)
+        + _share_bar(furniture, page_index) + "\n".join(blocks) + _related_box(furniture, page_index, hosts.href(spec.nav[0].href) if spec.nav else "/")
         + f'\n</main>\n<footer class="site-footer"><ul>{footer}</ul>'
         f"<p>&copy; {escape(spec.name)}. All rights reserved.</p></footer>\n{overlay}{_cookie_notice(furniture)}\n"
         f"<script>const BENCH = {config};\n{_RUNTIME}</script>\n</body></html>\n"
@@ -238,10 +238,13 @@ def render_page(spec: SiteSpec, page: PageSpec, hosts: Hosts, page_index: int = 
 # Planted furniture, in markup that varies with the page as it does across real sites.
 _SHARE = ('<div class="share-bar">{s} <span>Share on X</span> <span>Share on Facebook</span></div>',
           '<ul class="social-share"><li>{s}</li><li>Email</li><li>Copy link</li></ul>')
-_RELATED = ('<aside class="related"><h2>Related articles</h2><ul><li>{s}</li></ul></aside>',
-            '<section class="related-posts"><h2>You may also like</h2><article class="teaser"><p>{s}</p></article>'
-            "</section>",
-            '<div id="recommended" class="recommendations"><h3>Recommended for you</h3><p>{s}</p></div>')
+# A rail of other pages is their teasers, each a link to its page; the link goes to a page the menu already
+# links to (a duplicate of the page's own links, so it cannot change the crawl).
+_RELATED = ('<aside class="related"><h2>Related articles</h2><ul><li><a href="{href}">{s}</a></li></ul></aside>',
+            '<section class="related-posts"><h2>You may also like</h2><article class="teaser">'
+            '<p><a href="{href}">{s}</a></p></article></section>',
+            '<div id="recommended" class="recommendations"><h3>Recommended for you</h3>'
+            '<p><a href="{href}">{s}</a></p></div>')
 
 
 def _share_bar(furniture: dict[str, str], index: int) -> str:
@@ -249,9 +252,9 @@ def _share_bar(furniture: dict[str, str], index: int) -> str:
     return _SHARE[index % len(_SHARE)].format(s=escape(text)) + "\n" if text else ""
 
 
-def _related_box(furniture: dict[str, str], index: int) -> str:
+def _related_box(furniture: dict[str, str], index: int, href: str) -> str:
     text = furniture.get("related")
-    return "\n" + _RELATED[index % len(_RELATED)].format(s=escape(text)) if text else ""
+    return "\n" + _RELATED[index % len(_RELATED)].format(s=escape(text), href=_a(href)) if text else ""
 
 
 def _cookie_notice(furniture: dict[str, str]) -> str:
