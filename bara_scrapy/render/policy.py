@@ -144,7 +144,7 @@ class RenderPolicy:
             self._through += 1
             pattern, ob = self._pending.pop(self._through)
             history = self._history.setdefault(pattern, [])
-            state = history[-1][1] if history else PatternState()
+            state = history[-1][1] if history else self.initial()
             history.append((self._through, state.learn(ob, self.config)))
 
     @property
@@ -158,7 +158,11 @@ class RenderPolicy:
             raise ValueError(f"pages up to {through} have not all finished (only up to {self._through})")
         history = self._history.get(pattern, [])
         at = bisect.bisect_right(history, through, key=lambda entry: entry[0])
-        return history[at - 1][1] if at else PatternState()
+        return history[at - 1][1] if at else self.initial()
+
+    def initial(self) -> PatternState:
+        """A new pattern's state: probing (probes=0: none, it starts on HTTP, signals and audits alone)."""
+        return PatternState(mode="http" if self.config.probes <= 0 else "probing")
 
     def plan(self, url: str, through: int) -> Plan:
         """The plan of a page admitted once pages 0..`through` had finished (its parent's index; -1 = seed)."""
