@@ -1,7 +1,7 @@
 """Would `BARA_RENDER=auto` serve a bench page over HTTP, and would that page then equal its rendered result?
 
     python -m bara_scrapy.bench.render_compare --sites 50 --out bench-out/render
-    python -m bara_scrapy.bench.render_compare --from bench-out/render/pages.jsonl --probes 2,4,8
+    python -m bara_scrapy.bench.render_compare --from bench-out/render/pages.jsonl --probes 0,1,2,4,8
 
 Collects both results of every page of the generated bench (`render_record`): each site crawled by
 `bara` in the browser at CONCURRENT_REQUESTS 4, each page it returned fetched again over plain HTTP and
@@ -80,7 +80,7 @@ async def collect(sites: int, seed: int, out: Path, parallel: int) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .render_tables import analyse, print_tables
+    from .render_tables import analyse, print_tables, sweep_table
 
     parser = argparse.ArgumentParser(prog="python -m bara_scrapy.bench.render_compare", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -92,11 +92,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="analyse a pages.jsonl collected before instead of crawling")
     parser.add_argument("--probes", default="8", help="N: equal pages before a pattern goes to HTTP (list)")
     parser.add_argument("--audit", type=float, default=0.1, help="share of HTTP-mode pages also rendered")
+    parser.add_argument("--horizon", type=int, default=0,
+                        help="plan page k from pages through max(parent, k - H) (default 0: the parent)")
+    parser.add_argument("--lenient", action="store_true",
+                        help="a probe difference on a page with a signal reason does not pin its pattern")
     args = parser.parse_args(argv)
     source = args.source or run_in_reactor(lambda: collect(args.sites, args.seed, args.out, args.parallel))
     rows = read_items(source)
-    for n in (int(x) for x in args.probes.split(",") if x.strip()):
-        print_tables(analyse(rows, probes=n, audit_share=args.audit), print)
+    analyses = [analyse(rows, probes=int(n), audit_share=args.audit, strict=not args.lenient,
+                        horizon=args.horizon or None) for n in args.probes.split(",") if n.strip()]
+    print("\n".join(sweep_table(analyses)) + "\n")
+    for analysis in analyses:
+        print_tables(analysis, print)
 
 
 if __name__ == "__main__":

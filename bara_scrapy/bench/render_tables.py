@@ -6,6 +6,7 @@ is tested without a crawl and the same `pages.jsonl` can be re-read with other p
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ class Analysis:
     probes: int
     audit_share: float
     strict: bool
+    horizon: int | None = None
     pages: list[PageVerdict] = field(default_factory=list)
 
     def confusion(self) -> dict[tuple[str, str], int]:
@@ -53,6 +55,12 @@ class Analysis:
 def _ok(side: dict[str, Any]) -> bool:
     status = side.get("http_status", side.get("status"))
     return not side.get("error") and isinstance(status, int) and 200 <= status < 300
+
+
+@functools.lru_cache(maxsize=4096)
+def _http_result(url: str, final_url: str, status: int, html: str) -> tuple[Any, dict[str, Any]]:
+    """The HTTP path's snapshot and result of one fetched page (cached: analyses re-read the same rows)."""
+    return http_side(url, {"final_url": final_url, "status": status, "html": html})
 
 
 def reflection_reasons(snapshot: Any, text: str, media: list[tuple[str, str]], links: int) -> tuple[str, ...]:
@@ -75,10 +83,16 @@ def _site_rows(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]
     return {site: sorted(rs, key=lambda r: r["bfs_index"]) for site, rs in sorted(by_site.items())}
 
 
-def analyse(rows: Iterable[dict[str, Any]], *, probes: int, audit_share: float, strict: bool = True) -> Analysis:
-    """Run signals and the policy over every site's pages in admission order, as the crawl would."""
+def analyse(rows: Iterable[dict[str, Any]], *, probes: int, audit_share: float, strict: bool = True,
+            horizon: int | None = None) -> Analysis:
+    """Run signals and the policy over every site's pages in admission order, as the crawl would.
+
+    A page is planned from the pages through its parent's index (what BFS has always finished when it
+    admits it) or, with `horizon` H, through its own index minus H if that is later (the crawl then
+    holds page k's request until page k - H has finished).
+    """
     config = PolicyConfig(probes=probes, audit_share=audit_share, explained_differences_pin=strict)
-    out = Analysis(probes, audit_share, strict)
+    out = Analysis(probes, audit_share, strict, horizon)
     for site, site_rows in _site_rows(rows).items():
         policy = RenderPolicy(config)
         for row in site_rows:
@@ -88,11 +102,12 @@ def analyse(rows: Iterable[dict[str, Any]], *, probes: int, audit_share: float, 
             rendered_side, http = row["rendered"], row["http"]
             rendered = PageResult.of(rendered_side["links"], rendered_side["text"],
                                      [tuple(m) for m in rendered_side["media"]], seed=row["seed"])
-            plan = policy.plan(row["url"], -1 if row["parent_index"] is None else row["parent_index"])
+            parent = -1 if row["parent_index"] is None else row["parent_index"]
+            plan = policy.plan(row["url"], max(parent, index - horizon) if horizon else parent)
             reasons: tuple[str, ...] = ()
             http_result: PageResult | None = None
             if _ok(http) and http.get("html"):
-                snapshot, result = http_side(row["url"], http)
+                snapshot, result = _http_result(row["url"], http["final_url"], http["status"], http["html"])
                 http_result = PageResult.of(result["links"], result["text"], result["media"], seed=row["seed"])
                 reasons = signals(http["html"], snapshot, text_chars=len(http_result.text),
                                   links=len(http_result.links), reference=plan.reference)
@@ -161,7 +176,8 @@ def tables(analysis: Analysis) -> list[str]:
     """Every table of one analysis, as Markdown lines."""
     pages, conf = analysis.pages, analysis.confusion()
     lines = [f"## N = {analysis.probes}, audit share {analysis.audit_share:g}, "
-             f"{'strict' if analysis.strict else 'explained differences do not pin'}", "",
+             f"{'every difference pins' if analysis.strict else 'explained differences do not pin'}, planned "
+             + (f"through max(parent, k - {analysis.horizon})" if analysis.horizon else "through the parent"), "",
              f"{len(pages)} pages, {len({p.site for p in pages})} sites; served over HTTP "
              f"{sum(p.served == 'http' for p in pages)} ({_pct(sum(p.served == 'http' for p in pages), len(pages))})",
              "", "| served \\ HTTP result vs rendered | equal | different | inconclusive |",
@@ -177,6 +193,19 @@ def tables(analysis: Analysis) -> list[str]:
     wrong = analysis.wrong()
     lines += ["", f"Served over HTTP but different: {len(wrong)}"]
     lines += [f"- {p.site} {p.url} quirks {', '.join(p.quirks)}: {', '.join(p.differences)}" for p in wrong]
+    return lines
+
+
+def sweep_table(analyses: Iterable[Analysis]) -> list[str]:
+    """One row per analysis (per N): pages served over HTTP, the wrong cell, and why pages were rendered."""
+    lines = ["| N | served over HTTP | share | HTTP but different | rendered: probe / pinned / audit / escalated / "
+             "http_failed |", "| ---: | ---: | ---: | ---: | --- |"]
+    for a in analyses:
+        http = sum(p.served == "http" for p in a.pages)
+        why = Counter(p.why.split(":")[0] for p in a.pages)
+        lines.append(f"| {a.probes} | {http} | {_pct(http, len(a.pages))} | {len(a.wrong())} | "
+                     + " / ".join(str(why[w]) for w in ("probe", "pinned", "audit", "escalated", "http_failed"))
+                     + " |")
     return lines
 
 

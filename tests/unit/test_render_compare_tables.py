@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bara_scrapy.bench.render_record import http_side
-from bara_scrapy.bench.render_tables import analyse, tables
+from bara_scrapy.bench.render_tables import analyse, sweep_table, tables
 
 SEED = "http://a.test/"
 PROSE = " ".join(["The committee reviewed the archive and published its findings for the winter term."] * 8)
@@ -77,3 +77,9 @@ def test_more_probes_keep_the_pattern_rendered() -> None:
     assert [p.plan for p in analysis.pages] == ["probe"] * 7
     later = row(7, "/p/later-post-here", parent=6)  # admitted once page 4's difference was learnt
     assert analyse([*ROWS, later], probes=2, audit_share=0.0).pages[-1].why == "pinned"
+
+
+def test_the_sweep_has_a_row_per_n() -> None:
+    lines = sweep_table([analyse(ROWS, probes=n, audit_share=0.0) for n in (0, 2, 8)])
+    assert lines[2].startswith("| 0 | ") and lines[3] == "| 2 | 2 | 28.6% | 1 | 3 / 0 / 0 / 1 / 1 |"
+    assert lines[4] == "| 8 | 0 | 0.0% | 0 | 7 / 0 / 0 / 0 / 0 |"
