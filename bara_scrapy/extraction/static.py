@@ -16,6 +16,7 @@ import lxml.html
 from lxml import etree
 
 from ..snapshot import Markers, PageSnapshot, RawCandidate
+from .responsive import current_src
 from .text import approx_inner_text
 
 LAZY_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-img",
@@ -132,15 +133,28 @@ def _images(doc: Any, b: _Builder, markers: Markers) -> None:
             for u in parse_srcset(img.get(attr)):
                 b.add(u, "image", f"img@{attr}", **extra)
         b.add(img.get("src"), "image", "img@src", **extra)
+        picture = _picture_of(img)
+        sources = [s.attrib for s in picture.iter("source")] if picture is not None else []
+        current = current_src(img.attrib, sources, b.base) if (img.get("srcset") or sources) else None
+        if current and current != b.abs(img.get("src")):  # as the browser collector: only when it differs
+            b.add(current, "image", "img@currentSrc", **extra)
         for u in parse_srcset(img.get("srcset")):
             b.add(u, "image", "img@srcset", **extra)
-        parent = img.getparent()
-        if parent is not None and parent.tag == "picture":
-            for source in parent.iter("source"):
-                for u in parse_srcset(source.get("srcset")):
-                    b.add(u, "image", "picture>source@srcset", **extra)
+        for source in sources:
+            for u in parse_srcset(source.get("srcset")):
+                b.add(u, "image", "picture>source@srcset", **extra)
         if is_unknown_placeholder(img.attrib, lazy):
             markers.lazy_placeholders += 1
+
+
+def _picture_of(img: Any) -> Any:
+    """The `<picture>` of an `<img>`: libxml2 does not know `<source>` is void, so it nests what follows
+    a `<source>` inside it (`<picture><source><img></source></picture>`); the picture is then further up.
+    """
+    parent = img.getparent()
+    while parent is not None and parent.tag == "source":
+        parent = parent.getparent()
+    return parent if parent is not None and parent.tag == "picture" else None
 
 
 def _videos(doc: Any, b: _Builder, markers: Markers) -> None:

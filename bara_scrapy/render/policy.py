@@ -1,0 +1,177 @@
+"""Per site and URL pattern, by evidence: render a page, serve it over HTTP, or both and compare.
+
+A pattern (`pattern.url_pattern`) starts `probing`: each of its pages is rendered *and* fetched over
+HTTP and the two results compared (`compare`). After `probes` equal pages in a row it goes to `http`;
+one difference pins it to `browser` for the rest of the crawl. A failure on either side is
+`inconclusive`: it neither counts as equal nor breaks the run. In `http` mode a share of the pages,
+picked by a hash of the URL, is audited (rendered as well): an audit difference sends the pattern back
+to `browser`. A page served over HTTP that shows a `signals` reason is rendered instead (escalated).
+
+Decisions are reproducible: observations are folded in admission order (`bfs_index`) whatever order
+pages finish in, and the plan of a page is made from the state *through its parent's index*, which
+BFS has always completed when it admits the page (every earlier page is expanded first). So the same
+site gives the same plans at any concurrency and on resume (the ledger is rebuilt from the items).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from dataclasses import dataclass, field, replace
+from statistics import median
+from typing import Literal
+
+from .pattern import url_pattern
+from .signals import Reference
+
+Mode = Literal["probing", "http", "browser"]
+Outcome = Literal["equal", "different", "inconclusive", "rendered", "http"]
+PROBES = 8
+AUDIT_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    probes: int = PROBES  # N: equal pages in a row before a pattern goes to HTTP
+    audit_share: float = AUDIT_SHARE  # of HTTP-mode pages, also rendered and compared
+    # A probe difference on a page whose HTTP document already showed a signal reason is explained: the
+    # page would have been escalated in `http` mode anyway. False (strict): it pins the pattern too.
+    explained_differences_pin: bool = True
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one finished page taught: how its two results compared (when both were made), and the
+    rendered result's size (text chars, child links) for the pattern's reference."""
+
+    outcome: Outcome
+    rendered_text_chars: int | None = None
+    rendered_links: int | None = None
+    signalled: bool = False  # the HTTP document showed a signal reason
+    audit: bool = False
+
+
+@dataclass(frozen=True)
+class PatternState:
+    mode: Mode = "probing"
+    equal_run: int = 0
+    compared: int = 0
+    differences: int = 0
+    rendered: tuple[tuple[int, int], ...] = ()  # (text chars, links) of the rendered results seen
+
+    def learn(self, obs: Observation, config: PolicyConfig) -> PatternState:
+        """The state after one more observation (pure).
+
+        >>> cfg = PolicyConfig(probes=2)
+        >>> s = PatternState().learn(Observation("equal"), cfg)
+        >>> s.mode, s.learn(Observation("inconclusive"), cfg).mode, s.learn(Observation("equal"), cfg).mode
+        ('probing', 'probing', 'http')
+        >>> s.learn(Observation("different"), cfg).mode
+        'browser'
+        """
+        state = self
+        if obs.rendered_text_chars is not None and obs.rendered_links is not None:
+            state = replace(state, rendered=(*state.rendered, (obs.rendered_text_chars, obs.rendered_links)))
+        if obs.outcome == "equal":
+            state = replace(state, compared=state.compared + 1, equal_run=state.equal_run + 1)
+            if state.mode == "probing" and state.equal_run >= config.probes:
+                state = replace(state, mode="http")
+        elif obs.outcome == "different":
+            state = replace(state, compared=state.compared + 1, differences=state.differences + 1)
+            explained = obs.signalled and not obs.audit and not config.explained_differences_pin
+            if not explained:  # an explained one says nothing of the pages without a signal
+                state = replace(state, equal_run=0, mode="browser")
+        return state
+
+    def reference(self) -> Reference | None:
+        """The medians of the rendered results seen, for `signals`' `below_pattern`."""
+        if not self.rendered:
+            return None
+        return Reference(int(median(t for t, _ in self.rendered)), int(median(n for _, n in self.rendered)))
+
+
+def audited(url: str, share: float) -> bool:
+    """Whether a page is in the audit share: a hash of its URL, not a random draw (the same on every run).
+
+    >>> audited("https://a.org/x", 0.0), audited("https://a.org/x", 1.0)
+    (False, True)
+    >>> sum(audited(f"https://a.org/p/{i}", 0.1) for i in range(1000))
+    97
+    """
+    digest = hashlib.sha256(url.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") < share * 2**64
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How to fetch a page: `first` is what to fetch before any signal is read; `compare`: fetch both."""
+
+    pattern: str
+    mode: Mode
+    first: Literal["http", "browser"]
+    compare: bool
+    reason: str  # probe | pinned | audit | http
+    reference: Reference | None = None
+
+    def serve(self, reasons: tuple[str, ...] = ()) -> tuple[Literal["http", "browser"], str]:
+        """Which result the item takes, and why, once the HTTP document's `signals` reasons are known.
+
+        >>> Plan("p", "http", "http", False, "http").serve(("load_more",))
+        ('browser', 'escalated:load_more')
+        >>> Plan("p", "http", "http", False, "http").serve(), Plan("p", "probing", "browser", True, "probe").serve()
+        (('http', 'http'), ('browser', 'probe'))
+        """
+        if self.first == "http" and not self.compare:
+            return ("browser", f"escalated:{reasons[0]}") if reasons else ("http", "http")
+        return "browser", self.reason
+
+
+@dataclass
+class RenderPolicy:
+    """The ledger of one site: observations by `bfs_index`, folded per pattern in admission order."""
+
+    config: PolicyConfig = field(default_factory=PolicyConfig)
+    _pending: dict[int, tuple[str, Observation]] = field(default_factory=dict)
+    _through: int = -1  # every observation up to this index is folded
+    _history: dict[str, list[tuple[int, PatternState]]] = field(default_factory=dict)
+
+    def record(self, index: int, url: str, obs: Observation) -> None:
+        """A finished page's observation, in any order; folded once every earlier page has finished."""
+        if index <= self._through or index in self._pending:
+            raise ValueError(f"page {index} is already recorded")
+        self._pending[index] = (url_pattern(url), obs)
+        while self._through + 1 in self._pending:
+            self._through += 1
+            pattern, ob = self._pending.pop(self._through)
+            history = self._history.setdefault(pattern, [])
+            state = history[-1][1] if history else self.initial()
+            history.append((self._through, state.learn(ob, self.config)))
+
+    @property
+    def through(self) -> int:
+        """The last index of the contiguous finished prefix (-1: none yet)."""
+        return self._through
+
+    def state(self, pattern: str, through: int) -> PatternState:
+        """A pattern's state after the observations of pages 0..`through`."""
+        if through > self._through:
+            raise ValueError(f"pages up to {through} have not all finished (only up to {self._through})")
+        history = self._history.get(pattern, [])
+        at = bisect.bisect_right(history, through, key=lambda entry: entry[0])
+        return history[at - 1][1] if at else self.initial()
+
+    def initial(self) -> PatternState:
+        """A new pattern's state: probing (probes=0: none, it starts on HTTP, signals and audits alone)."""
+        return PatternState(mode="http" if self.config.probes <= 0 else "probing")
+
+    def plan(self, url: str, through: int) -> Plan:
+        """The plan of a page admitted once pages 0..`through` had finished (its parent's index; -1 = seed)."""
+        pattern = url_pattern(url)
+        state = self.state(pattern, through)
+        if state.mode == "probing":
+            return Plan(pattern, state.mode, "browser", True, "probe", state.reference())
+        if state.mode == "browser":
+            return Plan(pattern, state.mode, "browser", False, "pinned", state.reference())
+        if audited(url, self.config.audit_share):
+            return Plan(pattern, state.mode, "browser", True, "audit", state.reference())
+        return Plan(pattern, state.mode, "http", False, "http", state.reference())
