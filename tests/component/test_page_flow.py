@@ -16,7 +16,8 @@ from scrapy.utils.request import request_from_dict
 from scrapy_playwright.page import PageMethod
 
 from bara_scrapy.frontier import Admission
-from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
+from bara_scrapy.frontier.in_process import LocalFrontier
+from bara_scrapy.frontier.middleware import FrontierMiddleware
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
 from bara_scrapy.middlewares.browser import BrowserMiddleware
@@ -34,7 +35,7 @@ from tests.fake_openai import FakeOpenAI, Reply
 
 from ..aio import aio
 from ..llm_support import make_client
-from .test_middlewares import SEED, ensure_deferred, link, make_crawler, started
+from .test_middlewares import SEED, ensure_deferred, link, local_budget, make_crawler, started
 
 PAGE = "https://site.test/a"
 LAZY = AttemptOutcome(instructions=Instructions(), text_chars=900, images=1, markers=Markers(lazy_placeholders=3))
@@ -187,7 +188,7 @@ async def test_reflection_retry_request_takes_the_llm_plan(fake: FakeOpenAI) -> 
 async def test_width_and_budget_pass_a_retry_through_untouched() -> None:
     crawler = make_crawler(ROBOTSTXT_OBEY=False)
     width = build_from_crawler(LinkWidthMiddleware, crawler)
-    budget = build_from_crawler(PageBudgetMiddleware, crawler)
+    budget = local_budget(crawler)
     await started(budget)
     _, admitted = await _complete(budget, state(SEED, 0, 0), [PAGE])
     assert [r.url for r in admitted] == [PAGE]
@@ -201,10 +202,11 @@ async def test_width_and_budget_pass_a_retry_through_untouched() -> None:
     out = await collect(budget.process_spider_output(response_for(st), width.process_spider_output(
         response_for(st), one())))
     assert out == [retry] and retry.meta["bara"].instructions.scroll_steps == 36
-    assert len(budget.frontier.admitted) == 2 and not budget.frontier.is_completed(1)
+    assert isinstance(budget.frontier, LocalFrontier)
+    assert len(budget.frontier.bfs.admitted) == 2 and not budget.frontier.bfs.is_completed(1)
 
 
-async def _complete(mw: PageBudgetMiddleware, st: PageState, children: list[str]) -> tuple[list[Any], list[Request]]:
+async def _complete(mw: FrontierMiddleware, st: PageState, children: list[str]) -> tuple[list[Any], list[Request]]:
     out = await collect(mw.process_spider_output(response_for(st), spider_output(st, GOOD, *children)))
     return out, [r for r in out if isinstance(r, Request)]
 
