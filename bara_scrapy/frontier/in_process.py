@@ -12,7 +12,6 @@ from scrapy.exceptions import CloseSpider
 from ..config import BaraConfig
 from ..extensions.journal import CrawlJournalExtension, journal_of
 from ..journal import completion_record, replay
-from ..urls import canonicalize
 from .local import Admission, Frontier
 from .protocol import CLOSE_REASON, Completion, Schedule
 
@@ -49,7 +48,7 @@ class LocalFrontier:
         state = getattr(spider, "state", None)
         if not isinstance(state, dict):  # no JOBDIR
             return
-        job = self._job_signature(spider)
+        job = self._job_signature()
         self.journal = journal_of(self.crawler)
         journaled = self.journal.state if self.journal is not None and self.journal.state.started else None
         saved = state.get(STATE_KEY)
@@ -74,9 +73,9 @@ class LocalFrontier:
         if self.journal is not None and journaled is None:
             self.journal.record({"job": job})
 
-    def _job_signature(self, spider: Any) -> dict[str, Any]:
+    def _job_signature(self) -> dict[str, Any]:
         c = self.config
-        return {"seed": canonicalize(getattr(spider, "seed", "")), "scope": c.scope, "max_depth": c.max_depth,
+        return {"seed": c.seed_url, "scope": c.scope, "max_depth": c.max_depth,
                 "max_width": c.max_width, "max_pages": c.max_pages}
 
     def idle(self) -> None:

@@ -1,10 +1,11 @@
 """FrontierMiddleware: the one spider middleware between the crawl and its BFS frontier.
 
-It splits each page's output once (the item; the child links `LinkWidthMiddleware` kept), reports the
-completion to the frontier, passes the item on when the frontier says so, and builds the request of
-every page the frontier admits (`page.first_request`): the only place page requests are built, apart
-from reflection's retries. Which frontier: `SharedFrontier` (Redis) when `BARA_FRONTIER_URL` is set,
-else `LocalFrontier`. Any other output, a reflection retry included, passes through.
+It admits the seed (`BaraConfig.seed`), splits each page's output once (the item; the child links
+`LinkWidthMiddleware` kept), reports the completion to the frontier, passes the item on when the
+frontier says so, and builds the request of every page the frontier admits (`page.first_request`):
+the only place page requests are built, apart from reflection's retries. Which frontier:
+`SharedFrontier` (Redis) when `BARA_FRONTIER_URL` is set, else `LocalFrontier`. Any other output,
+a reflection retry included, passes through.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from scrapy.http import Response
 
 from ..config import BaraConfig
 from ..items import PageItem
-from ..page import first_request, page_state
+from ..page import first_request
 from ..urls import canonicalize
 from .in_process import LocalFrontier
 from .local import Admission
@@ -57,7 +58,7 @@ class FrontierMiddleware:
         self.crawler.engine.crawl(self.request(adm))
 
     def spider_opened(self, spider: Any) -> None:
-        self.seed = canonicalize(getattr(spider, "seed", ""))
+        self.seed = self.config.seed_url
         self.frontier.open(spider, self._schedule)
 
     def spider_idle(self, spider: Any) -> None:
@@ -67,12 +68,11 @@ class FrontierMiddleware:
         await self.frontier.close()
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        if self.seed:
+            for adm in await self.frontier.seed(self.seed):
+                yield self.request(adm)
         async for obj in start:
-            if isinstance(obj, Request) and page_state(obj) is not None:
-                for adm in await self.frontier.seed(canonicalize(obj.url)):
-                    yield self.request(adm)
-            else:
-                yield obj
+            yield obj
 
     async def process_spider_output(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
         children: list[str] = []

@@ -30,7 +30,6 @@ from twisted.internet.defer import Deferred
 
 from ..config import BaraConfig
 from ..items import PageItem
-from ..urls import canonicalize
 from .local import Admission
 from .protocol import CLOSE_REASON, Completion, Schedule
 from .redis_frontier import FrontierLost, RedisFrontier, ThreadedRedisFrontier, job_key
@@ -63,8 +62,8 @@ class SharedFrontier:
             crawler.signals.connect(handler, signal=signal)
 
     def open(self, spider: Any, schedule: Schedule) -> None:
-        c, seed = self.config, canonicalize(getattr(spider, "seed", ""))
-        job = job_key(seed, c.scope, c.max_depth, c.max_width, c.max_pages)
+        c = self.config
+        job = job_key(c.seed_url, c.scope, c.max_depth, c.max_width, c.max_pages)
         self.frontier = ThreadedRedisFrontier(RedisFrontier(self.url, self.key or job, self.worker, self.lease))
         self.job, self.schedule = job, schedule
         logger.info("Shared frontier %s key %s, worker %s", self.url, self.key or job, self.worker)

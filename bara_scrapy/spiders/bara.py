@@ -15,14 +15,12 @@ from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_s
 from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
 from ..extraction.hints import unseen_video_urls
-from ..frontier import Admission
 from ..instructions import Instructions
 from ..items import PageItem
 from ..llm.shared import extractor_for
-from ..page import ERROR_STATUSES, DownloadFailure, Tried, first_request, page_state
+from ..page import ERROR_STATUSES, DownloadFailure, Tried, page_state
 from ..reflection import AttemptOutcome
 from ..snapshot import PageSnapshot
-from ..urls import canonicalize
 
 __all__ = ["ERROR_STATUSES", "BaraSpider"]
 # Spider arguments beat settings from any source, `-s` included.
@@ -74,8 +72,8 @@ class BaraSpider(Spider):
         # settings are complete here (add-ons applied): the LLM extractor, if configured
         self.extractor = extractor_for(self.crawler)
         self.crawler.signals.connect(self._close_extractor, signal=signals.spider_closed)
-        seed = canonicalize(self.seed)
-        yield first_request(Admission(seed, 0, 0, None), seed, self.config)
+        return  # the frontier middleware admits the seed (`BaraConfig.seed`) and builds its request
+        yield
 
     def _count_llm(self, extraction: Extraction) -> None:
         stats = self.crawler.stats

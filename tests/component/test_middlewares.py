@@ -37,7 +37,7 @@ def ensure_deferred(test: _F) -> _F:
 
 def make_crawler(**settings: object) -> Crawler:
     """A crawler with the bara spider attached (as the engine would have it), no engine."""
-    base: dict[str, object] = {"DEPTH_LIMIT": 3, "BARA_MAX_WIDTH": 20, "BARA_MAX_PAGES": 100}
+    base: dict[str, object] = {"BARA_SEED": SEED, "DEPTH_LIMIT": 3, "BARA_MAX_WIDTH": 20, "BARA_MAX_PAGES": 100}
     crawler = get_crawler(BaraSpider, {**base, **settings})
     spider = BaraSpider(seed=SEED)
     spider._set_crawler(crawler)
@@ -184,13 +184,13 @@ def pages(requests: list[Request]) -> list[tuple[str, int, int, str | None]]:
 
 
 async def started(mw: FrontierMiddleware, *extra: Any) -> list[Any]:
-    seed = page_request(page_state("https://Site.test/?utm_source=x"))
-    return await collect(mw.process_start(aiter([seed, *extra])))
+    """The seed's request (from `BaraConfig.seed`), then the spider's own start requests."""
+    return await collect(mw.process_start(aiter(extra)))
 
 
 @ensure_deferred
 async def test_budget_admits_the_seed_as_page_zero() -> None:
-    crawler = make_crawler()
+    crawler = make_crawler(BARA_SEED="https://Site.test/?utm_source=x")
     mw = local_budget(crawler)
     other = Request("https://site.test/other")
     out = await started(mw, other)
@@ -279,7 +279,7 @@ async def test_budget_resumes_its_frontier_from_spider_state() -> None:
     saved.complete(0, ["https://site.test/a"])
     spider: Any = crawler.spider
     mw = local_budget(crawler, opened=False)
-    spider.state = {STATE_KEY: saved, JOB_KEY: local(mw)._job_signature(spider)}
+    spider.state = {STATE_KEY: saved, JOB_KEY: local(mw)._job_signature()}
     mw.spider_opened(spider)
     assert local(mw).bfs is saved
     # the seed was admitted in the earlier run; the page in flight when it stopped is visited again
