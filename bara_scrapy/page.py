@@ -9,11 +9,12 @@ few fields describe the download in progress and are filled on the way:
 ===============  =====================================  ==================================
 field            written by                             read by
 ===============  =====================================  ==================================
-started          BrowserMiddleware (first download)     the spider (attempt seconds)
+started          BrowserMiddleware (first download)     ReflectionMiddleware (attempt seconds)
 render           BrowserMiddleware                      browser.render.init_page
 failure          ReflectionDownloaderMiddleware         the spider
 snapshot         BrowserMiddleware                      the spider
-history          the spider appends the attempt         ReflectionMiddleware
+outcome          the spider (the attempt's outcome)     ReflectionMiddleware
+history          ReflectionMiddleware (diagnosed once)  ReflectionMiddleware, the item's attempts
 ===============  =====================================  ==================================
 
 The state is plain data (dataclasses and pydantic models), so page requests
@@ -65,16 +66,20 @@ class DownloadFailure:
 
 @dataclass(frozen=True)
 class Tried:
-    """One finished attempt: what reflection needs and how long it took."""
+    """One finished attempt: what reflection needs, how long it took, and its diagnosis (made once, here)."""
 
     outcome: AttemptOutcome
     seconds: float = 0.0
+    diagnosis: tuple[str, ...] = field(init=False, default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "diagnosis", tuple(diagnose(self.outcome)))
 
     def record(self, n: int) -> Attempt:
         """The item's `Attempt` record of this attempt (the `n`th)."""
         ins, out = self.outcome.instructions, self.outcome
         return Attempt(
-            n=n, instructions=ins.describe(), actions=ins.actions(), diagnosis=diagnose(out),
+            n=n, instructions=ins.describe(), actions=ins.actions(), diagnosis=list(self.diagnosis),
             text_chars=out.text_chars, images=out.images, videos=out.videos, links=out.links, error=out.error,
             seconds=self.seconds,
         )
@@ -91,10 +96,17 @@ class PageState:
     render: RenderOptions | None = None
     failure: DownloadFailure | None = None
     snapshot: PageSnapshot | None = None
+    outcome: AttemptOutcome | None = None  # the attempt the spider reported, not yet in `history`
 
     @property
     def url(self) -> str:
         return self.admission.url
+
+    def record(self, outcome: AttemptOutcome, now: float) -> Tried:
+        """Add the attempt the spider reported to the history."""
+        tried = Tried(outcome, round(now - (self.started or now), 3))
+        self.history.append(tried)
+        return tried
 
     def outcomes(self) -> list[AttemptOutcome]:
         return [t.outcome for t in self.history]

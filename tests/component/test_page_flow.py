@@ -48,8 +48,8 @@ def state(url: str = PAGE, depth: int = 1, bfs_index: int = 1, history: Iterable
 
 
 async def spider_output(st: PageState, outcome: AttemptOutcome, *links: str) -> AsyncIterator[Any]:
-    """What the spider yields for one attempt: it records the attempt, then the item and the links."""
-    st.history.append(Tried(outcome, 2.0))
+    """What the spider yields for one attempt: it reports the attempt's outcome, then the item and the links."""
+    st.outcome = outcome
     adm = st.admission
     yield PageItem(url=adm.url, depth=adm.depth, parent_url=adm.parent_url, bfs_index=adm.bfs_index,
                    text="x" * outcome.text_chars)
@@ -75,6 +75,14 @@ def test_page_request_pickles_with_its_state() -> None:
     again = request_from_dict(pickle.loads(pickle.dumps(request.to_dict())))
     assert again.meta["bara"] == st and again.callback is None and again.dont_filter
     assert again.priority == -1 and again.meta["depth"] == 1 and 404 in again.meta["handle_httpstatus_list"]
+
+
+def test_reflection_records_a_reported_attempt_diagnosed_once() -> None:
+    st = state(history=[GOOD])
+    st.started = 100.0
+    tried = st.record(LAZY, now=102.5)
+    assert st.history[-1] is tried and tried.seconds == 2.5 and tried.diagnosis == ("missing_media",)
+    assert st.attempts()[-1].diagnosis == ["missing_media"] and st.attempts()[0].diagnosis == []
 
 
 def test_attempt_records_derive_from_the_history() -> None:
@@ -142,7 +150,7 @@ async def test_reflection_finalises_the_item_when_attempts_run_out() -> None:
     assert isinstance(item, PageItem) and len(out) == 2 and out[1].url == SEED + "b"
     assert item.status == "incomplete" and item.error is not None and "after 2 attempts" in item.error
     assert [(a.n, a.diagnosis, a.seconds) for a in item.attempts] == [
-        (1, ["missing_media"], 1.5), (2, ["missing_media"], 2.0),
+        (1, ["missing_media"], 1.5), (2, ["missing_media"], 0.0),  # no download start in this test
     ]
     assert crawler.stats.get_value("bara/reflection/retries") is None
 
