@@ -52,7 +52,7 @@ class FrontierMiddleware:
 
     def request(self, adm: Admission) -> Request:
         """The first attempt at an admitted page."""
-        return first_request(adm, self.seed, self.config)
+        return first_request(adm, self.config)
 
     def _schedule(self, adm: Admission) -> None:
         self.crawler.engine.crawl(self.request(adm))

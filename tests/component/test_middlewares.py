@@ -46,7 +46,7 @@ def make_crawler(**settings: object) -> Crawler:
 
 
 def page_state(url: str = SEED, *, bfs_index: int = 0, depth: int = 0, parent: str | None = None) -> PageState:
-    return PageState(Admission(url, depth, bfs_index, parent), SEED, "host", Instructions())
+    return PageState(Admission(url, depth, bfs_index, parent), Instructions())
 
 
 def page_response(url: str = SEED, *, bfs_index: int = 0, depth: int = 0, **meta: object) -> Response:
@@ -196,7 +196,7 @@ async def test_budget_admits_the_seed_as_page_zero() -> None:
     out = await started(mw, other)
     assert pages(out[:1]) == [(SEED, 0, 0, None)] and out[1] is other
     assert out[0].callback is None and out[0].meta["depth"] == 0  # Scrapy calls the spider's parse
-    assert out[0].meta["bara"].seed == SEED and out[0].meta["bara"].instructions.scroll_steps == 12
+    assert out[0].meta["bara"].instructions.scroll_steps == 12
     assert crawler.stats.get_value("bara/pages/admitted") == 1
 
 

@@ -43,7 +43,7 @@ GOOD = AttemptOutcome(instructions=Instructions(), text_chars=900, images=1)
 
 
 def state(url: str = PAGE, depth: int = 1, bfs_index: int = 1, history: Iterable[AttemptOutcome] = ()) -> PageState:
-    return PageState(Admission(url, depth, bfs_index, SEED), SEED, "host", Instructions(),
+    return PageState(Admission(url, depth, bfs_index, SEED), Instructions(),
                      [Tried(o, 1.5) for o in history])
 
 
@@ -234,7 +234,9 @@ def test_browser_sets_playwright_meta_and_render_options_at_download_time() -> N
     assert request.meta["depth"] == 1 and new.started is not None
     method = request.meta["playwright_page_methods"][0]
     assert isinstance(method, PageMethod) and method.args == (Instructions(scroll_steps=7).model_dump(),)
-    assert new.render is not None and new.render.page_timeout == 12.0
+    callback = request.meta["playwright_page_init_callback"]
+    assert callback.keywords["options"] is mw.options and mw.options.page_timeout == 12.0
+    assert (mw.options.seed, mw.options.scope) == (SEED, "host")
     started_at = new.started
     mw.process_request(request)  # Scrapy's own retry of the same attempt keeps the start time
     assert new.started == started_at
@@ -251,7 +253,7 @@ def test_browser_builds_the_snapshot_from_the_response() -> None:
     response = HtmlResponse(PAGE, body=html, request=request, headers={"Content-Type": "text/html"})
     assert mw.process_response(request, response) is response
     st = request.meta["bara"]
-    assert st.render is None and "playwright" not in request.meta
+    assert "playwright" not in request.meta
     assert st.snapshot is not None and st.snapshot.html == html.decode() and st.snapshot.status == 200
     assert st.snapshot.body_text == "hello" and st.snapshot.errors == []
 
