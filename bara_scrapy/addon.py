@@ -52,13 +52,8 @@ DOWNLOADER_MIDDLEWARES = {
 SPIDER_MIDDLEWARES = {
     "bara_scrapy.middlewares.reflection.ReflectionMiddleware": 950,
     "bara_scrapy.middlewares.width.LinkWidthMiddleware": 850,
-    "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware": 820,
+    "bara_scrapy.frontier.middleware.FrontierMiddleware": 820,  # local, or in Redis with BARA_FRONTIER_URL
 }
-# with BARA_FRONTIER_URL: (replaced, replacement); the replacement imports redis
-SPIDER_MIDDLEWARES_SHARED = (
-    "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware",
-    "bara_scrapy.frontier.redis_middleware.SharedFrontierMiddleware",
-)
 ITEM_PIPELINES = {
     "bara_scrapy.pipelines.verification.MediaVerificationPipeline": 300,
     "bara_scrapy.pipelines.stats.ItemStatsPipeline": 900,
@@ -113,9 +108,6 @@ class Addon:
         ):
             for component, order in table.items():
                 settings.setdefault_in_component_priority_dict(name, load_object(component), order)
-        if settings.get("BARA_FRONTIER_URL"):  # one site over many workers: the frontier lives in Redis
-            old, new = (load_object(path) for path in SPIDER_MIDDLEWARES_SHARED)
-            settings.replace_in_component_priority_dict("SPIDER_MIDDLEWARES", old, new)
         self._reporting(settings)
         if settings.get("BARA_WARC") or settings.get("BARA_WACZ"):
             for component, order in ARCHIVE_EXTENSIONS.items():

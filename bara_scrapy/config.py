@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.settings import BaseSettings
 
 from .instructions import SCROLL_PAUSE_MS, SCROLL_STEPS, Instructions
-from .urls import DEFAULT_DENY, SCOPES, DenyPolicy, is_http_url
+from .urls import DEFAULT_DENY, SCOPES, DenyPolicy, canonicalize, is_http_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -233,6 +233,7 @@ _PARSED: weakref.WeakKeyDictionary[Crawler, BaraConfig] = weakref.WeakKeyDiction
 
 @dataclass(frozen=True)
 class BaraConfig:
+    seed: str = setting("BARA_SEED", "")  # the crawl's one seed: the spider argument `seed` sets it
     max_depth: int = setting("DEPTH_LIMIT", 3, minimum=0)
     max_width: int = setting("BARA_MAX_WIDTH", 20, minimum=0)
     max_pages: int = setting("BARA_MAX_PAGES", 100, minimum=1)
@@ -280,6 +281,11 @@ class BaraConfig:
             if crawler.settings.frozen:
                 _PARSED[crawler] = config
         return config
+
+    @property
+    def seed_url(self) -> str:
+        """The seed as the frontier admits it (canonical); empty without a seed."""
+        return canonicalize(self.seed) if self.seed else ""
 
     @property
     def deny_policy(self) -> DenyPolicy:

@@ -1,19 +1,20 @@
 """One admitted page's state, and the one function that builds its request.
 
 Everything bara knows about a page travels in `request.meta["bara"]` as one
-`PageState`: the admission (from `frontier.Admission`), the crawl's seed and
-scope (for the scope guard and the browser's route guard), the instructions
-of the attempt this request carries out, and the attempt history. The last
-few fields describe the download in progress and are filled on the way:
+`PageState`: the admission (from `frontier.Admission`), the instructions of
+the attempt this request carries out, and the attempt history; what is the
+same for every page (seed, scope, the browser's options) components take
+from the crawl's `BaraConfig`. The last few fields describe the download in
+progress and are filled on the way:
 
 ===============  =====================================  ==================================
 field            written by                             read by
 ===============  =====================================  ==================================
-started          BrowserMiddleware (first download)     the spider (attempt seconds)
-render           BrowserMiddleware                      browser.render.init_page
+started          BrowserMiddleware (first download)     ReflectionMiddleware (attempt seconds)
 failure          ReflectionDownloaderMiddleware         the spider
 snapshot         BrowserMiddleware                      the spider
-history          the spider appends the attempt         ReflectionMiddleware
+outcome          the spider (the attempt's outcome)     ReflectionMiddleware
+history          ReflectionMiddleware (diagnosed once)  ReflectionMiddleware, the item's attempts
 ===============  =====================================  ==================================
 
 The state is plain data (dataclasses and pydantic models), so page requests
@@ -44,17 +45,6 @@ RETRY_PRIORITY = 1  # a retry goes ahead of pages of its own depth
 
 
 @dataclass(frozen=True)
-class RenderOptions:
-    """What the browser step needs from the crawl's settings (set by BrowserMiddleware at download time)."""
-
-    page_timeout: float
-    allow_private: bool
-    block_offsite: bool
-    pass_on: bool = False  # sub-requests the guard lets through go on to scrapy-playwright's request handler
-    archive: bool = False  # keep the document's exchanges for the WARC (`PageSnapshot.fetched`)
-
-
-@dataclass(frozen=True)
 class DownloadFailure:
     """Why a page's download raised (after Scrapy's own retries)."""
 
@@ -65,16 +55,20 @@ class DownloadFailure:
 
 @dataclass(frozen=True)
 class Tried:
-    """One finished attempt: what reflection needs and how long it took."""
+    """One finished attempt: what reflection needs, how long it took, and its diagnosis (made once, here)."""
 
     outcome: AttemptOutcome
     seconds: float = 0.0
+    diagnosis: tuple[str, ...] = field(init=False, default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "diagnosis", tuple(diagnose(self.outcome)))
 
     def record(self, n: int) -> Attempt:
         """The item's `Attempt` record of this attempt (the `n`th)."""
         ins, out = self.outcome.instructions, self.outcome
         return Attempt(
-            n=n, instructions=ins.describe(), actions=ins.actions(), diagnosis=diagnose(out),
+            n=n, instructions=ins.describe(), actions=ins.actions(), diagnosis=list(self.diagnosis),
             text_chars=out.text_chars, images=out.images, videos=out.videos, links=out.links, error=out.error,
             seconds=self.seconds,
         )
@@ -83,18 +77,22 @@ class Tried:
 @dataclass
 class PageState:
     admission: Admission
-    seed: str
-    scope: str
     instructions: Instructions
     history: list[Tried] = field(default_factory=list)
     started: float | None = None
-    render: RenderOptions | None = None
     failure: DownloadFailure | None = None
     snapshot: PageSnapshot | None = None
+    outcome: AttemptOutcome | None = None  # the attempt the spider reported, not yet in `history`
 
     @property
     def url(self) -> str:
         return self.admission.url
+
+    def record(self, outcome: AttemptOutcome, now: float) -> Tried:
+        """Add the attempt the spider reported to the history."""
+        tried = Tried(outcome, round(now - (self.started or now), 3))
+        self.history.append(tried)
+        return tried
 
     def outcomes(self) -> list[AttemptOutcome]:
         return [t.outcome for t in self.history]
@@ -104,7 +102,7 @@ class PageState:
 
     def retry(self, instructions: Instructions) -> PageState:
         """The state of the next attempt: same page and history, new instructions, nothing downloaded."""
-        return PageState(self.admission, self.seed, self.scope, instructions, list(self.history))
+        return PageState(self.admission, instructions, list(self.history))
 
 
 def page_state(request: Request | Any) -> PageState | None:
@@ -127,9 +125,9 @@ def page_request(state: PageState, *, priority: int = 0) -> Request:
     )
 
 
-def first_request(adm: Admission, seed: str, config: BaraConfig) -> Request:
+def first_request(adm: Admission, config: BaraConfig) -> Request:
     """The first attempt at an admitted page, under the crawl's `BaraConfig`."""
-    return page_request(PageState(adm, seed, config.scope, config.first_instructions()))
+    return page_request(PageState(adm, config.first_instructions()))
 
 
 def retry_request(state: PageState, instructions: Instructions) -> Request:

@@ -77,7 +77,7 @@ class WarcExtension:
     def _warcinfo(self, filename: str) -> Any:
         settings = self.crawler.settings
         info = {name: settings.get(name) for name in WARCINFO_SETTINGS}
-        info["seed"] = getattr(self.crawler.spider, "seed", None) or settings.get("BARA_SEED")
+        info["seed"] = self.config.seed or None
         return warcinfo_record(filename, info, time.time())
 
     def _write(self, record: Any) -> None:
@@ -122,7 +122,7 @@ class WarcExtension:
         series = [warc_path(writer.base, n, writer.worker) for n in range(writer.serial + 1)]
         warcs = [path for path in series if os.path.exists(path)]  # a resumed crawl's earlier files too
         out = wacz_path(self.config.archive.wacz, writer.worker)
-        seed = getattr(self.crawler.spider, "seed", None)
+        seed = self.config.seed or None
         package = pack_wacz(out, warcs, pages_from_warcs(warcs), title=f"bara crawl of {seed}", main_page=seed)
         self.crawler.stats.set_value("bara/wacz/bytes", os.path.getsize(out))
         logger.info("WACZ written: %s (%d files)", out, len(package["resources"]))

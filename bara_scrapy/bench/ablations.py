@@ -1,6 +1,6 @@
 """Ablations of `scrapy bara-bench`: components the bench swaps in, never used by a real crawl.
 
-* `dfs`: `DepthFirstBudgetMiddleware` (in place of `PageBudgetMiddleware`)
+* `dfs`: `DepthFirstFrontierMiddleware` (in place of `FrontierMiddleware`)
   expands each page as soon as it finishes (`DepthFirstFrontier`), not in
   admission order; with LIFO queues this is a depth-first crawl under the
   same page budget.
@@ -21,7 +21,8 @@ from scrapy_playwright.page import PageMethod
 from ..browser.render import explore
 from ..config import BaraConfig
 from ..frontier import Admission, Frontier
-from ..frontier.local_middleware import PageBudgetMiddleware
+from ..frontier.in_process import LocalFrontier
+from ..frontier.middleware import FrontierMiddleware
 from ..page import page_state
 
 
@@ -47,10 +48,12 @@ class DepthFirstFrontier(Frontier):
         return released
 
 
-class DepthFirstBudgetMiddleware(PageBudgetMiddleware):
-    def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
-        super().__init__(crawler, config)
-        self.frontier = DepthFirstFrontier(max_depth=config.max_depth, max_pages=config.max_pages)
+class DepthFirstFrontierMiddleware(FrontierMiddleware):
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DepthFirstFrontierMiddleware:
+        config = BaraConfig.from_crawler(crawler)
+        bfs = DepthFirstFrontier(max_depth=config.max_depth, max_pages=config.max_pages)
+        return cls(crawler, config, LocalFrontier(crawler, config, bfs))
 
 
 class NoScrollMiddleware:

@@ -23,8 +23,8 @@ from scrapy.utils.project import get_project_settings
 from ..spiders.bara import BaraSpider
 
 NO_SCROLL = "bara_scrapy.bench.ablations.NoScrollMiddleware"
-BUDGET = "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware"
-DEPTH_FIRST_BUDGET = "bara_scrapy.bench.ablations.DepthFirstBudgetMiddleware"
+BUDGET = "bara_scrapy.frontier.middleware.FrontierMiddleware"
+DEPTH_FIRST_BUDGET = "bara_scrapy.bench.ablations.DepthFirstFrontierMiddleware"
 # name -> setting overrides; "what each component buys" is read off these rows.
 VARIANTS: dict[str, dict[str, Any]] = {
     "full": {},

@@ -27,7 +27,7 @@ from .events import PageEvents
 from .guard import GuardPolicy
 from .reveal import Accumulator, reveal
 from .route import make_route_handler
-from .session import PageSession
+from .session import PageSession, RenderOptions
 from .timers_js import TIMERS_JS
 
 CONTENT_GRACE = 5.0  # the final DOM read (page.content) may take what is left of the deadline plus this
@@ -47,13 +47,11 @@ _SESSIONS: weakref.WeakKeyDictionary[Page, PageSession] = weakref.WeakKeyDiction
 _EVENTS: weakref.WeakKeyDictionary[Page, PageEvents] = weakref.WeakKeyDictionary()
 
 
-def page_session(request: Request) -> PageSession:
-    """The page's session from the request's page state (`bara_scrapy.page.PageState`)."""
-    state = request.meta["bara"]
-    options = state.render  # always set by BrowserMiddleware for a rendered request
+def page_session(request: Request, options: RenderOptions) -> PageSession:
+    """The page's session: the crawl's render options, this request's URL, a deadline from now."""
     return PageSession(
-        seed=state.seed,
-        scope=state.scope,
+        seed=options.seed,
+        scope=options.scope,
         page_url=request.url,
         allow_private=options.allow_private,
         deadline=time.monotonic() + options.page_timeout,
@@ -63,15 +61,17 @@ def page_session(request: Request) -> PageSession:
     )
 
 
-async def init_page(page: Page, request: Request) -> None:
+async def init_page(page: Page, request: Request, options: RenderOptions) -> None:
     """scrapy-playwright page init callback: runs before each navigation, on a new or a reused tab.
+
+    `BrowserMiddleware` binds `options` (`functools.partial`), built once from the crawl's config.
 
     A new tab gets the init script and the listeners once; every request gets a new
     session, and the guard is routed again so that it stays the newest route: Playwright
     tries the newest first, and scrapy-playwright routes `**` again on every request of
     a reused tab (its handler continues a request without passing it on).
     """
-    session = page_session(request)
+    session = page_session(request, options)
     _SESSIONS[page] = session
     page.__dict__.pop("content", None)  # the previous attempt's frozen `content` (see _freeze_content)
     events = _EVENTS.get(page)

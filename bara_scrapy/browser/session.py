@@ -9,6 +9,22 @@ from typing import Any
 from ..snapshot import Fetched, NetworkEntry
 
 
+@dataclass(frozen=True)
+class RenderOptions:
+    """What the browser step needs from the crawl's `BaraConfig`: the same for every page.
+
+    `BrowserMiddleware` builds it once per crawl and binds it to the init callback (`render.init_page`).
+    """
+
+    seed: str  # canonical (`BaraConfig.seed_url`)
+    scope: str
+    page_timeout: float
+    allow_private: bool
+    block_offsite: bool
+    pass_on: bool = False  # sub-requests the guard lets through go on to scrapy-playwright's request handler
+    archive: bool = False  # keep the document's exchanges for the WARC (`PageSnapshot.fetched`)
+
+
 @dataclass
 class PageSession:
     """Per-page state gathered by event handlers while the page lives."""

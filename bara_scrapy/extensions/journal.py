@@ -7,7 +7,7 @@ written as Scrapy writes them), and removes Scrapy's scheduler queue
 (`requests.queue`), which a killed run leaves unreadable: the frontier visits again every admitted page
 whose item was not written. A resumed feed given with `-O` is appended to, not overwritten.
 
-While crawling, `PageBudgetMiddleware` journals the seed and each completion (`record`); this
+While crawling, `LocalFrontier` journals the seed and each completion (`record`); this
 extension journals each item once the feed exporters wrote it (`item_scraped`, after Scrapy's
 `FeedExporter`): it flushes and fsyncs the feeds, then writes and fsyncs `{"w": bfs_index, "feeds": ...}`.
 """
@@ -77,7 +77,7 @@ class CrawlJournalExtension:
                        SCRAPY_QUEUE)
         stats.set_value("bara/journal/resumed_after_kill", 1)
 
-    # ------------------------------------------------------------------ hooks for PageBudgetMiddleware
+    # ------------------------------------------------------------------ hooks for LocalFrontier
 
     def record(self, record: dict[str, Any], *, sync: bool = False) -> None:
         """Append one record; `sync` makes it (and every record before it) durable."""

@@ -2,11 +2,14 @@
 
 Page requests (meta `bara`, a `PageState`) get their scrapy-playwright meta
 here, at download time, so what sits in the scheduler (and in `JOBDIR`) stays
-plain, picklable data.
+plain, picklable data. What the browser takes from the crawl's config
+(`RenderOptions`: seed, scope, deadline, guard switches) is built once, here,
+and bound to the init callback: it never travels in a page's state.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 
 from scrapy import Request
@@ -15,10 +18,11 @@ from scrapy.http import Response, TextResponse
 from scrapy_playwright.page import PageMethod
 
 from ..browser.render import explore, init_page
+from ..browser.session import RenderOptions
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
 from ..http_utils import header_pairs
-from ..page import RenderOptions, page_state
+from ..page import page_state
 from ..snapshot import HTML_TYPES, Fetched, PageSnapshot
 
 PLAYWRIGHT_KEYS = (
@@ -37,6 +41,16 @@ class BrowserMiddleware:
     def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
         self.crawler = crawler
         self.config = config
+        self.options = RenderOptions(
+            seed=config.seed_url,
+            scope=config.scope,
+            page_timeout=config.page_timeout,
+            allow_private=config.allow_private_networks,
+            block_offsite=config.block_offsite_subresources,
+            pass_on=config.playwright_request_hooks,
+            archive=config.archive.enabled,
+        )
+        self.init_page = functools.partial(init_page, options=self.options)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BrowserMiddleware:
@@ -51,17 +65,10 @@ class BrowserMiddleware:
         request.meta["depth"] = state.admission.depth  # a retry passed DepthMiddleware as depth 0
         if not self.config.browser_enabled:
             return
-        state.render = RenderOptions(
-            page_timeout=self.config.page_timeout,
-            allow_private=self.config.allow_private_networks,
-            block_offsite=self.config.block_offsite_subresources,
-            pass_on=self.config.playwright_request_hooks,
-            archive=self.config.archive.enabled,
-        )
         request.meta.update(
             playwright=True,
             playwright_context="bara",
-            playwright_page_init_callback=init_page,
+            playwright_page_init_callback=self.init_page,
             playwright_page_goto_kwargs={
                 "wait_until": "domcontentloaded",
                 "timeout": self.config.navigation_timeout * 1000,
@@ -77,7 +84,6 @@ class BrowserMiddleware:
         methods = meta.get("playwright_page_methods") or []
         for key in PLAYWRIGHT_KEYS:
             meta.pop(key, None)
-        state.render = None
         if state.failure:
             state.snapshot = PageSnapshot(url=request.url, final_url=response.url)
             return response

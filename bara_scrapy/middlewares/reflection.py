@@ -6,8 +6,9 @@ Two halves, as in Scrapy's own retry design:
   (after Scrapy's RetryMiddleware gave up) into a response whose page state
   records the failure, so every attempt reaches the spider and every admitted
   page yields exactly one item.
-* `ReflectionMiddleware` (spider) reads the attempt the spider just recorded
-  in the page state, and either yields the next attempt's request
+* `ReflectionMiddleware` (spider) records the attempt the spider reported in
+  the page state (`PageState.outcome`, set before the item is yielded) in the
+  attempt history, diagnosing it once, and either yields the next attempt's request
   (`reflection_retry_request`: rewritten instructions, own counter, same
   `bfs_index`, scope re-checked by `ScopeGuardMiddleware`) in place of this
   attempt's output, or finalises the item's status, error and attempt
@@ -17,6 +18,7 @@ Two halves, as in Scrapy's own retry design:
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -30,7 +32,7 @@ from ..items import PageItem
 from ..llm.reflect import llm_rewrite_result
 from ..llm.shared import llm_client_for
 from ..page import DownloadFailure, PageState, page_state, retry_request
-from ..reflection import diagnose, final_status_of, next_instructions
+from ..reflection import explain, final_status, next_instructions
 from .scope import OffsiteRedirect
 
 logger = logging.getLogger(__name__)
@@ -67,7 +69,7 @@ async def reflection_retry_request(
     yields what this returns.
     """
     history = state.outcomes()
-    following = next_instructions(history, max_attempts, diagnose(history[-1]))
+    following = next_instructions(history, max_attempts, diagnoses=[t.diagnosis for t in state.history])
     if following is not None and client is not None and client.available:
         rewritten = await llm_rewrite_result(client, history, following)
         if stats is not None:
@@ -91,14 +93,24 @@ class ReflectionMiddleware:
             async for obj in result:
                 yield obj
             return
-        held = [obj async for obj in result]  # the spider records the attempt while yielding
-        item = next((o for o in held if isinstance(o, PageItem)), None)
-        if item is None or not state.history:
-            for obj in held:
-                yield obj
-            return
+        retried = False
+        async for obj in result:
+            if retried:
+                continue  # the retried attempt's item and links are dropped
+            if isinstance(obj, PageItem) and state.outcome is not None:
+                retry = await self._reflect(state, obj)
+                if retry is not None:
+                    retried = True
+                    yield retry
+                    continue
+            yield obj
+
+    async def _reflect(self, state: PageState, item: PageItem) -> Request | None:
+        """Record the reported attempt; the retry to yield in place of the output, or None (item finalised)."""
+        outcome, state.outcome = state.outcome, None
+        assert outcome is not None
+        kinds = state.record(outcome, time.time()).diagnosis
         stats = self.crawler.stats
-        kinds = diagnose(state.history[-1].outcome)
         for kind in kinds:
             stats.inc_value(f"bara/reflection/{kind}")
         retry = await reflection_retry_request(state, self.config.max_attempts, llm_client_for(self.crawler), stats)
@@ -106,12 +118,12 @@ class ReflectionMiddleware:
             stats.inc_value("bara/reflection/retries")
             logger.info("Reflection: retrying %s (attempt %d, %s)", state.url, len(state.history) + 1,
                         ", ".join(kinds))
-            yield retry  # this attempt's item and links are dropped
-            return
-        status, error = final_status_of(state.outcomes())
+            return retry
+        found = outcome.images + outcome.videos
+        status, error = final_status(list(kinds), outcome.text_chars, found, outcome.error,
+                                     attempts=len(state.history), detail=explain(outcome))
         item.attempts = state.attempts()
         item.status, item.error = status, error
         if status != "ok":
             logger.warning("Page %s ended %s: %s", item.url, status, error)
-        for obj in held:
-            yield obj
+        return None

@@ -11,6 +11,7 @@ from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
 
+from ..config import BaraConfig
 from ..page import page_state
 from ..urls import in_scope
 
@@ -20,15 +21,15 @@ class OffsiteRedirect(IgnoreRequest):
 
 
 class ScopeGuardMiddleware:
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
         self.crawler = crawler
+        self.seed, self.scope = config.seed_url, config.scope
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ScopeGuardMiddleware:
-        return cls(crawler)
+        return cls(crawler, BaraConfig.from_crawler(crawler))
 
     def process_request(self, request: Request) -> None:
-        state = page_state(request)
-        if state is not None and not in_scope(request.url, state.seed, state.scope):
+        if page_state(request) is not None and not in_scope(request.url, self.seed, self.scope):
             self.crawler.stats.inc_value("bara/scope/blocked_request")
             raise OffsiteRedirect(f"offsite_redirect: {request.url}")

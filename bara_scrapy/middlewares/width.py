@@ -61,10 +61,9 @@ class LinkWidthMiddleware:
                 links.append(obj)
             else:
                 yield obj
-        state = page_state(response)
-        if not links or state is None:
+        if not links or page_state(response) is None:
             return
-        seed, scope = state.seed, state.scope
+        seed, scope = self.config.seed_url, self.config.scope
         eligible = eligible_links((r.url for r in links), seed=seed, scope=scope, policy=self.policy)
         forbidden = await self._robots(list(dict.fromkeys(eligible.kept)))
         selection = keep_width(eligible, max_width=self.config.max_width, allowed=lambda u: u not in forbidden)

@@ -94,8 +94,8 @@ class MediaStorePipeline(FilesPipeline):
 
     def open_spider(self, spider: Any = None) -> None:
         super().open_spider()
-        seeds = [self.crawler.settings.get("BARA_SEED"), getattr(self.crawler.spider, "seed", None)]
-        self.allowed_hosts = frozenset(host_key(s) for s in seeds if isinstance(s, str) and s.strip())
+        seed = BaraConfig.from_crawler(self.crawler).seed
+        self.allowed_hosts = frozenset({host_key(seed)} if seed else ())
 
     def _targets(self, item: PageItem) -> list[Media]:
         stats = self.crawler.stats

@@ -104,8 +104,8 @@ class MediaVerificationPipeline:
         return pipeline
 
     def open_spider(self) -> None:
-        seeds = [self.crawler.settings.get("BARA_SEED"), getattr(self.crawler.spider, "seed", None)]
-        self.allowed_hosts = frozenset(host_key(s) for s in seeds if isinstance(s, str) and s.strip())
+        seed = BaraConfig.from_crawler(self.crawler).seed
+        self.allowed_hosts = frozenset({host_key(seed)} if seed else ())
         self.checker = PinnedChecker(self.resolve, allowed_hosts=self.allowed_hosts, allow_private=self.allow_private,
                                      pin=self.pin)
         if not self.pin:

@@ -152,9 +152,13 @@ def _capped(base: Instructions, ins: Instructions) -> Instructions:
 
 
 def next_instructions(
-    history: Sequence[AttemptOutcome], max_attempts: int, kinds: Sequence[str] | None = None
+    history: Sequence[AttemptOutcome], max_attempts: int, kinds: Sequence[str] | None = None,
+    diagnoses: Sequence[Sequence[str]] | None = None,
 ) -> Instructions | None:
     """The rewritten plan for the next attempt, or None when reflection should stop.
+
+    `kinds` is the last attempt's diagnosis, `diagnoses` every attempt's (one per entry of
+    `history`); either is made from the history when not given.
 
     Stops when attempts run out, the diagnosis is not retryable, the plan was
     tried before, or the last attempt added nothing (`added_nothing`) and the
@@ -163,10 +167,13 @@ def next_instructions(
     if not history or len(history) >= max_attempts:
         return None
     last = history[-1]
-    kinds = diagnose(last) if kinds is None else list(kinds)
+    if diagnoses is None:
+        diagnoses = [diagnose(o) for o in history[:-1]] + [diagnose(last) if kinds is None else kinds]
+    kinds = list(diagnoses[-1])
     if not is_retryable(kinds, last):
         return None
-    plans = [(o.instructions, diagnose(o)) for o in history[:-1]] + [(last.instructions, kinds)]
+    plans = [(o.instructions, list(d)) for o, d in zip(history[:-1], diagnoses, strict=False)]
+    plans.append((last.instructions, kinds))
     nxt = rewrite(plans, last.markers, scroll_truncated=last.scroll_truncated, video_hints=last.video_hints)
     if any(nxt == o.instructions for o in history):
         return None

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from scrapy import Request, Spider, signals
+from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
@@ -14,15 +13,11 @@ from .. import logs
 from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_seed
 from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
-from ..extraction.hints import unseen_video_urls
-from ..frontier import Admission
-from ..instructions import Instructions
 from ..items import PageItem
 from ..llm.shared import extractor_for
-from ..page import ERROR_STATUSES, DownloadFailure, Tried, first_request, page_state
-from ..reflection import AttemptOutcome
+from ..page import ERROR_STATUSES, page_state
+from ..reflection.outcome import attempt_outcome
 from ..snapshot import PageSnapshot
-from ..urls import canonicalize
 
 __all__ = ["ERROR_STATUSES", "BaraSpider"]
 # Spider arguments beat settings from any source, `-s` included.
@@ -72,10 +67,9 @@ class BaraSpider(Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         # settings are complete here (add-ons applied): the LLM extractor, if configured
-        self.extractor = extractor_for(self.crawler)
-        self.crawler.signals.connect(self._close_extractor, signal=signals.spider_closed)
-        seed = canonicalize(self.seed)
-        yield first_request(Admission(seed, 0, 0, None), seed, self.config)
+        self.extractor = extractor_for(self.crawler)  # built and closed by `llm.shared`
+        return  # the frontier middleware admits the seed (`BaraConfig.seed`) and builds its request
+        yield
 
     def _count_llm(self, extraction: Extraction) -> None:
         stats = self.crawler.stats
@@ -87,15 +81,6 @@ class BaraSpider(Spider):
             stats.inc_value("bara/llm/grounding_dropped", dropped)
         if getattr(extraction, "prompt_truncated", False):
             stats.inc_value("bara/llm/prompt_truncated")
-
-    async def _close_extractor(self) -> None:
-        client = getattr(self.extractor, "client", None)
-        if client is not None:
-            for key, value in client.counters.items():
-                self.crawler.stats.set_value(f"bara/llm/client/{key}", value)
-        close = getattr(self.extractor, "aclose", None)
-        if close is not None:
-            await close()
 
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
         """One attempt at a page: its item (reflection decides its fate) and its links."""
@@ -127,9 +112,8 @@ class BaraSpider(Spider):
         if snapshot.scroll_steps:
             self.crawler.stats.inc_value("bara/scroll/attempts")
             self.crawler.stats.inc_value("bara/scroll/steps", snapshot.scroll_steps)
-        outcome = attempt_outcome(ins, failure, item, snapshot, extraction, usable)
-        seconds = round(time.time() - (state.started or time.time()), 3)
-        state.history.append(Tried(outcome, seconds))  # ReflectionMiddleware reads it
+        # reported to reflection, which records it in the history (the item comes next)
+        state.outcome = attempt_outcome(ins, failure, item, snapshot, extraction, usable)
         yield item
         if not usable:
             return
@@ -139,40 +123,3 @@ class BaraSpider(Spider):
             except ValueError:
                 continue
 
-
-def attempt_outcome(
-    ins: Instructions,
-    failure: DownloadFailure | None,
-    item: PageItem,
-    snapshot: PageSnapshot,
-    extraction: Extraction,
-    usable: bool,
-) -> AttemptOutcome:
-    """What reflection needs to know of one attempt: how it ended, what it found, what still looks hidden."""
-    return AttemptOutcome(
-        instructions=ins,
-        error_type=failure.type if failure else ("PageTimeoutError" if snapshot.deadline_hit else None),
-        error_message=failure.message if failure else (snapshot.deadline_hit or ""),
-        http_status=item.http_status,
-        content_type=snapshot.content_type,
-        offsite_navigation=snapshot.offsite_navigation or (failure.offsite if failure else None),
-        navigation_block=snapshot.navigation_block,
-        text_chars=len(item.text),
-        images=len(item.images),
-        videos=len(item.videos),
-        markers=snapshot.markers,
-        unresolved_media=len(extraction.unresolved),
-        links=len(snapshot.links) if usable else 0,
-        video_hints=_video_hints(snapshot) if usable else 0,
-        scroll_truncated=snapshot.scroll_truncated,
-        scroll_steps=snapshot.scroll_steps,
-    )
-
-
-def _video_hints(snapshot: PageSnapshot) -> int:
-    """Video URLs the page's scripts name but the attempt did not find (only asked when a video has no source)."""
-    if not snapshot.markers.empty_videos:
-        return 0
-    seen = [c.url for c in snapshot.candidates] + [n.url for n in snapshot.network]
-    html = snapshot.html or snapshot.source_html
-    return unseen_video_urls(html, snapshot.final_url or snapshot.url, seen)

@@ -6,10 +6,11 @@ from scrapy import Request
 from scrapy.utils.misc import build_from_crawler
 from scrapy_playwright.page import PageMethod
 
-from bara_scrapy.bench.ablations import DepthFirstBudgetMiddleware, DepthFirstFrontier, NoScrollMiddleware
+from bara_scrapy.bench.ablations import DepthFirstFrontier, DepthFirstFrontierMiddleware, NoScrollMiddleware
 from bara_scrapy.bench.runner import VARIANTS
 from bara_scrapy.browser.render import explore
 from bara_scrapy.frontier import Frontier
+from bara_scrapy.frontier.in_process import LocalFrontier
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.middlewares.browser import BrowserMiddleware
 from bara_scrapy.page import page_request
@@ -33,9 +34,10 @@ def test_depth_first_frontier_expands_a_page_as_soon_as_it_finishes() -> None:
     assert [a.url for a in dfs.complete(1, [SITE + "a1"])] == [SITE + "a1"] and dfs.next_to_expand == 3
 
 
-def test_depth_first_budget_middleware_holds_a_depth_first_frontier() -> None:
-    mw = build_from_crawler(DepthFirstBudgetMiddleware, make_crawler(BARA_MAX_PAGES=7))
-    assert isinstance(mw.frontier, DepthFirstFrontier) and mw.frontier.max_pages == 7
+def test_depth_first_frontier_middleware_holds_a_depth_first_frontier() -> None:
+    mw = build_from_crawler(DepthFirstFrontierMiddleware, make_crawler(BARA_MAX_PAGES=7))
+    assert isinstance(mw.frontier, LocalFrontier)
+    assert isinstance(mw.frontier.bfs, DepthFirstFrontier) and mw.frontier.bfs.max_pages == 7
 
 
 def test_no_scroll_zeroes_the_browser_plan_only() -> None:
@@ -57,6 +59,6 @@ def test_no_scroll_zeroes_the_browser_plan_only() -> None:
 def test_bench_variants_wire_the_ablations() -> None:
     assert VARIANTS["no_scroll"]["DOWNLOADER_MIDDLEWARES"] == {"bara_scrapy.bench.ablations.NoScrollMiddleware": 545}
     assert VARIANTS["dfs"]["SPIDER_MIDDLEWARES"] == {
-        "bara_scrapy.frontier.local_middleware.PageBudgetMiddleware": None,
-        "bara_scrapy.bench.ablations.DepthFirstBudgetMiddleware": 820,
+        "bara_scrapy.frontier.middleware.FrontierMiddleware": None,
+        "bara_scrapy.bench.ablations.DepthFirstFrontierMiddleware": 820,
     }

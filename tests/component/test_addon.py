@@ -30,7 +30,7 @@ def test_every_default_is_set_at_addon_priority() -> None:
             continue
         assert settings[name] == value, name
         assert settings.getpriority(name) == SETTINGS_PRIORITIES["addon"], name
-    assert names(settings["SPIDER_MIDDLEWARES"])["PageBudgetMiddleware"] == 820
+    assert names(settings["SPIDER_MIDDLEWARES"])["FrontierMiddleware"] == 820
     assert names(settings["ITEM_PIPELINES"])["MediaVerificationPipeline"] == 300
 
 
@@ -46,11 +46,10 @@ def test_a_users_own_value_wins() -> None:
     assert settings.getdict("FEED_EXPORTERS")["csv"] == "my.Csv"
 
 
-def test_a_frontier_url_swaps_the_budget_middleware() -> None:
+def test_one_frontier_middleware_with_or_without_a_frontier_url() -> None:
     plain = names(settings_of()["SPIDER_MIDDLEWARES"])
     shared = names(settings_of(BARA_FRONTIER_URL="redis://127.0.0.1:1/0")["SPIDER_MIDDLEWARES"])
-    assert "SharedFrontierMiddleware" not in plain
-    assert shared["SharedFrontierMiddleware"] == 820 and "PageBudgetMiddleware" not in shared
+    assert plain == shared and plain["FrontierMiddleware"] == 820
 
 
 def test_browser_disabled_leaves_download_handlers_alone() -> None:

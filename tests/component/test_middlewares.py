@@ -1,4 +1,4 @@
-"""LinkWidthMiddleware and PageBudgetMiddleware as components: outputs and stats."""
+"""LinkWidthMiddleware and FrontierMiddleware (over LocalFrontier) as components: outputs and stats."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from bara_scrapy.frontier import Admission, Frontier
-from bara_scrapy.frontier.local_middleware import CLOSE_REASON, JOB_KEY, STATE_KEY, PageBudgetMiddleware
+from bara_scrapy.frontier.in_process import JOB_KEY, STATE_KEY, LocalFrontier
+from bara_scrapy.frontier.middleware import FrontierMiddleware
+from bara_scrapy.frontier.protocol import CLOSE_REASON
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
@@ -35,7 +37,7 @@ def ensure_deferred(test: _F) -> _F:
 
 def make_crawler(**settings: object) -> Crawler:
     """A crawler with the bara spider attached (as the engine would have it), no engine."""
-    base: dict[str, object] = {"DEPTH_LIMIT": 3, "BARA_MAX_WIDTH": 20, "BARA_MAX_PAGES": 100}
+    base: dict[str, object] = {"BARA_SEED": SEED, "DEPTH_LIMIT": 3, "BARA_MAX_WIDTH": 20, "BARA_MAX_PAGES": 100}
     crawler = get_crawler(BaraSpider, {**base, **settings})
     spider = BaraSpider(seed=SEED)
     spider._set_crawler(crawler)
@@ -44,7 +46,7 @@ def make_crawler(**settings: object) -> Crawler:
 
 
 def page_state(url: str = SEED, *, bfs_index: int = 0, depth: int = 0, parent: str | None = None) -> PageState:
-    return PageState(Admission(url, depth, bfs_index, parent), SEED, "host", Instructions())
+    return PageState(Admission(url, depth, bfs_index, parent), Instructions())
 
 
 def page_response(url: str = SEED, *, bfs_index: int = 0, depth: int = 0, **meta: object) -> Response:
@@ -143,7 +145,21 @@ async def test_width_zero_and_no_links() -> None:
     assert await collect(mw.process_spider_output(page_response(), aiter([item]))) == [item]
 
 
-# --------------------------------------------------------------------------- PageBudgetMiddleware
+# --------------------------------------------------------------------------- FrontierMiddleware, local
+
+
+def local_budget(crawler: Crawler, *, opened: bool = True) -> FrontierMiddleware:
+    """The frontier middleware over a local frontier, opened (as `spider_opened` does) unless told."""
+    mw = build_from_crawler(FrontierMiddleware, crawler)
+    assert isinstance(mw.frontier, LocalFrontier)
+    if opened:
+        mw.spider_opened(crawler.spider)
+    return mw
+
+
+def local(mw: FrontierMiddleware) -> LocalFrontier:
+    assert isinstance(mw.frontier, LocalFrontier)
+    return mw.frontier
 
 
 def finished(url: str, bfs_index: int, depth: int, final_url: str | None = None) -> PageItem:
@@ -151,7 +167,7 @@ def finished(url: str, bfs_index: int, depth: int, final_url: str | None = None)
 
 
 async def complete(
-    mw: PageBudgetMiddleware, url: str, bfs_index: int, depth: int, children: list[str], **meta: Any
+    mw: FrontierMiddleware, url: str, bfs_index: int, depth: int, children: list[str], **meta: Any
 ) -> tuple[list[Any], list[Request]]:
     """Feed one page's output (item + child links); return (passed objects, new page requests)."""
     final_url = meta.pop("final_url", None)
@@ -167,27 +183,27 @@ def pages(requests: list[Request]) -> list[tuple[str, int, int, str | None]]:
     return [(r.url, a.bfs_index, a.depth, a.parent_url) for r, a in zip(requests, adms, strict=True)]
 
 
-async def started(mw: PageBudgetMiddleware, *extra: Any) -> list[Any]:
-    seed = page_request(page_state("https://Site.test/?utm_source=x"))
-    return await collect(mw.process_start(aiter([seed, *extra])))
+async def started(mw: FrontierMiddleware, *extra: Any) -> list[Any]:
+    """The seed's request (from `BaraConfig.seed`), then the spider's own start requests."""
+    return await collect(mw.process_start(aiter(extra)))
 
 
 @ensure_deferred
 async def test_budget_admits_the_seed_as_page_zero() -> None:
-    crawler = make_crawler()
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    crawler = make_crawler(BARA_SEED="https://Site.test/?utm_source=x")
+    mw = local_budget(crawler)
     other = Request("https://site.test/other")
     out = await started(mw, other)
     assert pages(out[:1]) == [(SEED, 0, 0, None)] and out[1] is other
     assert out[0].callback is None and out[0].meta["depth"] == 0  # Scrapy calls the spider's parse
-    assert out[0].meta["bara"].seed == SEED and out[0].meta["bara"].instructions.scroll_steps == 12
+    assert out[0].meta["bara"].instructions.scroll_steps == 12
     assert crawler.stats.get_value("bara/pages/admitted") == 1
 
 
 @ensure_deferred
 async def test_budget_releases_children_in_admission_order() -> None:
     crawler = make_crawler()
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw = local_budget(crawler)
     await started(mw)
     _, level1 = await complete(mw, SEED, 0, 0, ["https://site.test/a", "https://site.test/b#x", SEED])
     assert pages(level1) == [("https://site.test/a", 1, 1, SEED), ("https://site.test/b", 2, 1, SEED)]
@@ -207,7 +223,7 @@ async def test_budget_releases_children_in_admission_order() -> None:
 @ensure_deferred
 async def test_budget_is_never_exceeded_and_closes_the_spider_once_idle() -> None:
     crawler = make_crawler(BARA_MAX_PAGES=3)
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw = local_budget(crawler)
     await started(mw)
     mw.spider_idle(crawler.spider)  # not exhausted: no close
     _, admitted = await complete(mw, SEED, 0, 0, [f"https://site.test/{n}" for n in "abcd"])
@@ -226,7 +242,7 @@ async def test_budget_is_never_exceeded_and_closes_the_spider_once_idle() -> Non
 @ensure_deferred
 async def test_budget_depth_limit() -> None:
     crawler = make_crawler(DEPTH_LIMIT=1)
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw = local_budget(crawler)
     await started(mw)
     _, admitted = await complete(mw, SEED, 0, 0, ["https://site.test/a"])
     assert len(admitted) == 1
@@ -236,7 +252,7 @@ async def test_budget_depth_limit() -> None:
 @ensure_deferred
 async def test_budget_redirect_urls_count_as_seen() -> None:
     crawler = make_crawler()
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw = local_budget(crawler)
     await started(mw)
     await complete(mw, SEED, 0, 0, ["https://site.test/old", "https://site.test/b"])
     await complete(mw, "https://site.test/old", 1, 1, [], final_url="https://site.test/new",
@@ -249,10 +265,10 @@ async def test_budget_redirect_urls_count_as_seen() -> None:
 @ensure_deferred
 async def test_budget_swallows_links_of_an_attempt_without_item() -> None:
     crawler = make_crawler()
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw = local_budget(crawler)
     await started(mw)
     out = await collect(mw.process_spider_output(page_response(), aiter([link("https://site.test/a")])))
-    assert out == [] and mw.frontier.next_to_expand == 0
+    assert out == [] and local(mw).bfs.next_to_expand == 0
 
 
 @ensure_deferred
@@ -262,10 +278,10 @@ async def test_budget_resumes_its_frontier_from_spider_state() -> None:
     saved.admit_seed(SEED)
     saved.complete(0, ["https://site.test/a"])
     spider: Any = crawler.spider
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
-    spider.state = {STATE_KEY: saved, JOB_KEY: mw._job_signature(spider)}
+    mw = local_budget(crawler, opened=False)
+    spider.state = {STATE_KEY: saved, JOB_KEY: local(mw)._job_signature()}
     mw.spider_opened(spider)
-    assert mw.frontier is saved
+    assert local(mw).bfs is saved
     # the seed was admitted in the earlier run; the page in flight when it stopped is visited again
     assert [r.url for r in await started(mw)] == ["https://site.test/a"]
     _, admitted = await complete(mw, "https://site.test/a", 1, 1, [SEED, "https://site.test/b"])
@@ -273,15 +289,15 @@ async def test_budget_resumes_its_frontier_from_spider_state() -> None:
     fresh = make_crawler()
     fresh_spider: Any = fresh.spider
     fresh_spider.state = {}
-    mw2 = build_from_crawler(PageBudgetMiddleware, fresh)
+    mw2 = local_budget(fresh, opened=False)
     mw2.spider_opened(fresh_spider)
-    assert fresh_spider.state[STATE_KEY] is mw2.frontier
+    assert fresh_spider.state[STATE_KEY] is local(mw2).bfs
 
 
 @ensure_deferred
 async def test_budget_drops_a_second_result_for_a_finished_page() -> None:
     crawler = make_crawler()
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw = local_budget(crawler)
     await started(mw)
     _, admitted = await complete(mw, SEED, 0, 0, ["https://site.test/a"])
     assert pages(admitted) == [("https://site.test/a", 1, 1, SEED)]
@@ -299,9 +315,10 @@ def test_budget_refuses_a_jobdir_of_another_crawl() -> None:
     spider: Any = crawler.spider
     other = {"seed": SEED, "scope": "host", "max_depth": 3, "max_width": 20, "max_pages": 100}
     spider.state = {STATE_KEY: saved, JOB_KEY: other}
-    mw = build_from_crawler(PageBudgetMiddleware, crawler)
+    mw = local_budget(crawler, opened=False)
     mw.spider_opened(spider)
-    assert mw.frontier is not saved and mw.mismatch and "max_pages" in mw.mismatch
+    mismatch = local(mw).mismatch
+    assert local(mw).bfs is not saved and mismatch and "max_pages" in mismatch
     with pytest.raises(CloseSpider) as info:
         mw.spider_idle(spider)
     assert info.value.reason == "bara_resume_mismatch"

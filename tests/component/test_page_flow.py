@@ -16,7 +16,8 @@ from scrapy.utils.request import request_from_dict
 from scrapy_playwright.page import PageMethod
 
 from bara_scrapy.frontier import Admission
-from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
+from bara_scrapy.frontier.in_process import LocalFrontier
+from bara_scrapy.frontier.middleware import FrontierMiddleware
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
 from bara_scrapy.middlewares.browser import BrowserMiddleware
@@ -34,7 +35,7 @@ from tests.fake_openai import FakeOpenAI, Reply
 
 from ..aio import aio
 from ..llm_support import make_client
-from .test_middlewares import SEED, ensure_deferred, link, make_crawler, started
+from .test_middlewares import SEED, ensure_deferred, link, local_budget, make_crawler, started
 
 PAGE = "https://site.test/a"
 LAZY = AttemptOutcome(instructions=Instructions(), text_chars=900, images=1, markers=Markers(lazy_placeholders=3))
@@ -42,13 +43,13 @@ GOOD = AttemptOutcome(instructions=Instructions(), text_chars=900, images=1)
 
 
 def state(url: str = PAGE, depth: int = 1, bfs_index: int = 1, history: Iterable[AttemptOutcome] = ()) -> PageState:
-    return PageState(Admission(url, depth, bfs_index, SEED), SEED, "host", Instructions(),
+    return PageState(Admission(url, depth, bfs_index, SEED), Instructions(),
                      [Tried(o, 1.5) for o in history])
 
 
 async def spider_output(st: PageState, outcome: AttemptOutcome, *links: str) -> AsyncIterator[Any]:
-    """What the spider yields for one attempt: it records the attempt, then the item and the links."""
-    st.history.append(Tried(outcome, 2.0))
+    """What the spider yields for one attempt: it reports the attempt's outcome, then the item and the links."""
+    st.outcome = outcome
     adm = st.admission
     yield PageItem(url=adm.url, depth=adm.depth, parent_url=adm.parent_url, bfs_index=adm.bfs_index,
                    text="x" * outcome.text_chars)
@@ -74,6 +75,14 @@ def test_page_request_pickles_with_its_state() -> None:
     again = request_from_dict(pickle.loads(pickle.dumps(request.to_dict())))
     assert again.meta["bara"] == st and again.callback is None and again.dont_filter
     assert again.priority == -1 and again.meta["depth"] == 1 and 404 in again.meta["handle_httpstatus_list"]
+
+
+def test_reflection_records_a_reported_attempt_diagnosed_once() -> None:
+    st = state(history=[GOOD])
+    st.started = 100.0
+    tried = st.record(LAZY, now=102.5)
+    assert st.history[-1] is tried and tried.seconds == 2.5 and tried.diagnosis == ("missing_media",)
+    assert st.attempts()[-1].diagnosis == ["missing_media"] and st.attempts()[0].diagnosis == []
 
 
 def test_attempt_records_derive_from_the_history() -> None:
@@ -141,7 +150,7 @@ async def test_reflection_finalises_the_item_when_attempts_run_out() -> None:
     assert isinstance(item, PageItem) and len(out) == 2 and out[1].url == SEED + "b"
     assert item.status == "incomplete" and item.error is not None and "after 2 attempts" in item.error
     assert [(a.n, a.diagnosis, a.seconds) for a in item.attempts] == [
-        (1, ["missing_media"], 1.5), (2, ["missing_media"], 2.0),
+        (1, ["missing_media"], 1.5), (2, ["missing_media"], 0.0),  # no download start in this test
     ]
     assert crawler.stats.get_value("bara/reflection/retries") is None
 
@@ -187,7 +196,7 @@ async def test_reflection_retry_request_takes_the_llm_plan(fake: FakeOpenAI) -> 
 async def test_width_and_budget_pass_a_retry_through_untouched() -> None:
     crawler = make_crawler(ROBOTSTXT_OBEY=False)
     width = build_from_crawler(LinkWidthMiddleware, crawler)
-    budget = build_from_crawler(PageBudgetMiddleware, crawler)
+    budget = local_budget(crawler)
     await started(budget)
     _, admitted = await _complete(budget, state(SEED, 0, 0), [PAGE])
     assert [r.url for r in admitted] == [PAGE]
@@ -201,10 +210,11 @@ async def test_width_and_budget_pass_a_retry_through_untouched() -> None:
     out = await collect(budget.process_spider_output(response_for(st), width.process_spider_output(
         response_for(st), one())))
     assert out == [retry] and retry.meta["bara"].instructions.scroll_steps == 36
-    assert len(budget.frontier.admitted) == 2 and not budget.frontier.is_completed(1)
+    assert isinstance(budget.frontier, LocalFrontier)
+    assert len(budget.frontier.bfs.admitted) == 2 and not budget.frontier.bfs.is_completed(1)
 
 
-async def _complete(mw: PageBudgetMiddleware, st: PageState, children: list[str]) -> tuple[list[Any], list[Request]]:
+async def _complete(mw: FrontierMiddleware, st: PageState, children: list[str]) -> tuple[list[Any], list[Request]]:
     out = await collect(mw.process_spider_output(response_for(st), spider_output(st, GOOD, *children)))
     return out, [r for r in out if isinstance(r, Request)]
 
@@ -224,7 +234,9 @@ def test_browser_sets_playwright_meta_and_render_options_at_download_time() -> N
     assert request.meta["depth"] == 1 and new.started is not None
     method = request.meta["playwright_page_methods"][0]
     assert isinstance(method, PageMethod) and method.args == (Instructions(scroll_steps=7).model_dump(),)
-    assert new.render is not None and new.render.page_timeout == 12.0
+    callback = request.meta["playwright_page_init_callback"]
+    assert callback.keywords["options"] is mw.options and mw.options.page_timeout == 12.0
+    assert (mw.options.seed, mw.options.scope) == (SEED, "host")
     started_at = new.started
     mw.process_request(request)  # Scrapy's own retry of the same attempt keeps the start time
     assert new.started == started_at
@@ -241,7 +253,7 @@ def test_browser_builds_the_snapshot_from_the_response() -> None:
     response = HtmlResponse(PAGE, body=html, request=request, headers={"Content-Type": "text/html"})
     assert mw.process_response(request, response) is response
     st = request.meta["bara"]
-    assert st.render is None and "playwright" not in request.meta
+    assert "playwright" not in request.meta
     assert st.snapshot is not None and st.snapshot.html == html.decode() and st.snapshot.status == 200
     assert st.snapshot.body_text == "hello" and st.snapshot.errors == []
 

@@ -8,9 +8,9 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from scrapy.utils.misc import build_from_crawler
 
 from bara_scrapy.frontier import Admission, Frontier
 from bara_scrapy.frontier.redis_frontier import FrontierLost, RedisFrontier
@@ -108,21 +108,16 @@ def test_a_restarted_redis_is_reported_as_a_lost_frontier(redis_server: RedisSer
         worker.status()
 
 
-def test_the_addon_swaps_the_budget_middleware_only_when_a_frontier_url_is_set() -> None:
-    from scrapy.settings import Settings
+def test_the_frontier_middleware_drives_redis_only_when_a_frontier_url_is_set() -> None:
+    from bara_scrapy.frontier.in_process import LocalFrontier
+    from bara_scrapy.frontier.middleware import FrontierMiddleware
+    from bara_scrapy.frontier.shared import SharedFrontier
 
-    from bara_scrapy.addon import Addon
-    from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
+    from .test_middlewares import make_crawler
 
-    def spider_middlewares(**values: str) -> dict[str, Any]:
-        settings = Settings(values)
-        Addon().update_settings(settings)
-        return {getattr(k, "__name__", k): v for k, v in settings.getdict("SPIDER_MIDDLEWARES").items()}
-
-    plain = spider_middlewares()
-    assert plain["PageBudgetMiddleware"] == 820 and "SharedFrontierMiddleware" not in plain
-    shared = spider_middlewares(BARA_FRONTIER_URL="redis://127.0.0.1:1/0")
-    assert shared["SharedFrontierMiddleware"] == 820 and PageBudgetMiddleware.__name__ not in shared
+    plain = build_from_crawler(FrontierMiddleware, make_crawler())
+    shared = build_from_crawler(FrontierMiddleware, make_crawler(BARA_FRONTIER_URL="redis://127.0.0.1:1/0"))
+    assert isinstance(plain.frontier, LocalFrontier) and isinstance(shared.frontier, SharedFrontier)
 
 
 def test_redis_is_imported_only_when_the_shared_frontier_is_on() -> None:

@@ -16,7 +16,8 @@ from scrapy.utils.misc import build_from_crawler
 from twisted.internet import reactor
 from twisted.web.client import Agent, readBody
 
-from bara_scrapy.frontier.redis_middleware import SharedFrontierMiddleware
+from bara_scrapy.frontier.middleware import FrontierMiddleware
+from bara_scrapy.frontier.shared import SharedFrontier
 from bara_scrapy.page import page_state
 
 from ..aio import aio
@@ -84,13 +85,15 @@ async def test_a_worker_goes_on_fetching_pages_while_redis_holds_its_answer(redi
     crawler = make_crawler(BARA_FRONTIER_URL=f"redis://127.0.0.1:{proxy.port}/0", BARA_FRONTIER_KEY="bara:{slow}")
     crawled: list[Request] = []
     crawler.engine = SimpleNamespace(crawl=crawled.append)  # type: ignore[assignment]
-    mw = build_from_crawler(SharedFrontierMiddleware, crawler)
-    mw.spider_opened()
-    mw.loop.stop()  # the test takes the loop's steps itself
+    mw = build_from_crawler(FrontierMiddleware, crawler)
+    shared = mw.frontier
+    assert isinstance(shared, SharedFrontier)
+    mw.spider_opened(crawler.spider)
+    shared.loop.stop()  # the test takes the loop's steps itself
     try:
         await started(mw)  # the seed, admitted into Redis
         proxy.flowing.clear()  # from now on Redis's answers wait in the proxy
-        step = mw.tick()  # renew and lease: returns at once, its Redis calls wait off the reactor
+        step = shared.tick()  # renew and lease: returns at once, its Redis calls wait off the reactor
         assert step is not None and not step.called
         with one_page_site("<html><body><p>A page fetched while Redis is slow.</p></body></html>") as site:
             assert b"while Redis is slow" in await fetch(site.url("/"))
@@ -100,5 +103,5 @@ async def test_a_worker_goes_on_fetching_pages_while_redis_holds_its_answer(redi
         await maybe_deferred_to_future(step)
         assert [page_state(r).admission.bfs_index for r in crawled] == [0]  # type: ignore[union-attr]
     finally:
-        await mw.spider_closed()
+        await mw.spider_closed(crawler.spider)
         proxy.close()

@@ -102,6 +102,7 @@ async def crawl(
             "ROBOTSTXT_OBEY": False,
             "RETRY_ENABLED": False,
             "LOG_LEVEL": "DEBUG",
+            "BARA_SEED": seed,
             **settings,
         }
     )
@@ -456,7 +457,7 @@ async def test_allow_private_follows_cross_host_redirects(fx: Fixture) -> None:
 
 @ensure_deferred
 async def test_seed_setting_allows_its_host(fx: Fixture) -> None:
-    """BARA_SEED names the seed when the spider has no `seed` attribute of that host."""
+    """BARA_SEED names the seed, whatever the spider's `seed` attribute says."""
     pages = [page(fx.cdn.url("/p"), images=[fx.cdn.url("/cdn/a.png"), fx.main.url("/m/ok.png")])]
     result = await crawl(
         "http://seed-attribute.invalid/", pages, start_url=fx.cdn.url("/"), BARA_SEED=fx.cdn.url("/")

@@ -21,7 +21,7 @@ from bara_scrapy.config import (
     LlmConfig,
     VerifyConfig,
 )
-from bara_scrapy.frontier.local_middleware import PageBudgetMiddleware
+from bara_scrapy.frontier.middleware import FrontierMiddleware
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
 from bara_scrapy.spiders.bara import BaraSpider
@@ -88,7 +88,7 @@ def test_parsed_once_per_crawler() -> None:
     crawler = get_crawler(BaraSpider, {**ADDON, "BARA_MAX_WIDTH": 7})
     config = BaraConfig.from_crawler(crawler)
     width = build_from_crawler(LinkWidthMiddleware, crawler)
-    budget = build_from_crawler(PageBudgetMiddleware, crawler)
+    budget = build_from_crawler(FrontierMiddleware, crawler)
     assert width.config is budget.config is config and config.max_width == 7
     assert BaraConfig.from_crawler(get_crawler(BaraSpider, ADDON)) is not config
 

@@ -1,7 +1,7 @@
-"""SharedFrontierMiddleware: PageBudgetMiddleware's job, with the frontier in Redis.
+"""SharedFrontier: `LocalFrontier`'s job, with the frontier in Redis.
 
-With `BARA_FRONTIER_URL=redis://...` the add-on puts this middleware where
-`PageBudgetMiddleware` was. Every worker running `scrapy crawl bara` with the same seed and
+With `BARA_FRONTIER_URL=redis://...` the frontier middleware drives this frontier in place of
+`LocalFrontier`. Every worker running `scrapy crawl bara` with the same seed and
 limits joins the same frontier: the first admits the seed, each takes pages from the shared
 queue under a lease (renewed while the page is in flight), reports each finished page's links
 (admitted by Redis in exact BFS order) and acknowledges the page once its item is written to
@@ -17,23 +17,21 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import Sequence
 from typing import Any
 
-from scrapy import Request, signals
+from scrapy import signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured
+from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.extensions.feedexport import FeedExporter
-from scrapy.http import Response
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task
 from twisted.internet.defer import Deferred
 
 from ..config import BaraConfig
 from ..items import PageItem
-from ..page import first_request, page_state
-from ..urls import canonicalize
-from .local_middleware import CLOSE_REASON
+from .local import Admission
+from .protocol import CLOSE_REASON, Completion, Schedule
 from .redis_frontier import FrontierLost, RedisFrontier, ThreadedRedisFrontier, job_key
 
 logger = logging.getLogger(__name__)
@@ -41,7 +39,9 @@ logger = logging.getLogger(__name__)
 LOST_REASON = "bara_frontier_lost"
 
 
-class SharedFrontierMiddleware:
+class SharedFrontier:
+    """`CrawlFrontier` in Redis: leased pages go to `schedule`, completions admit nothing here."""
+
     def __init__(self, crawler: Crawler, config: BaraConfig) -> None:
         settings = crawler.settings
         self.crawler = crawler
@@ -55,23 +55,17 @@ class SharedFrontierMiddleware:
         self.seeded = False
         self.lost: str | None = None
         self.closing = False
+        self.schedule: Schedule = lambda adm: None
         self.loop = task.LoopingCall(self.tick)
-        for handler, signal in ((self.spider_opened, signals.spider_opened), (self.spider_idle, signals.spider_idle),
-                                (self.spider_closed, signals.spider_closed), (self.acknowledge, signals.item_scraped),
-                                (self.acknowledge, signals.item_dropped), (self.acknowledge, signals.item_error)):
+        for handler, signal in ((self.acknowledge, signals.item_scraped), (self.acknowledge, signals.item_dropped),
+                                (self.acknowledge, signals.item_error)):
             crawler.signals.connect(handler, signal=signal)
 
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> SharedFrontierMiddleware:
-        if not crawler.settings.get("BARA_FRONTIER_URL"):
-            raise NotConfigured("BARA_FRONTIER_URL is not set")
-        return cls(crawler, BaraConfig.from_crawler(crawler))
-
-    def spider_opened(self) -> None:
-        c, seed = self.config, canonicalize(getattr(self.crawler.spider, "seed", ""))
-        job = job_key(seed, c.scope, c.max_depth, c.max_width, c.max_pages)
+    def open(self, spider: Any, schedule: Schedule) -> None:
+        c = self.config
+        job = job_key(c.seed_url, c.scope, c.max_depth, c.max_width, c.max_pages)
         self.frontier = ThreadedRedisFrontier(RedisFrontier(self.url, self.key or job, self.worker, self.lease))
-        self.job, self.seed = job, seed
+        self.job, self.schedule = job, schedule
         logger.info("Shared frontier %s key %s, worker %s", self.url, self.key or job, self.worker)
         self.loop.start(self.poll, now=False)
 
@@ -107,7 +101,7 @@ class SharedFrontierMiddleware:
                 for adm in admissions:
                     self.in_flight.add(adm.bfs_index)
                     stats.inc_value("bara/frontier/leased")
-                    self.crawler.engine.crawl(first_request(adm, self.seed, self.config))
+                    self.schedule(adm)
             if not self.in_flight and not self.closing:
                 status = await self.frontier.status()
                 if status.finished:
@@ -115,7 +109,7 @@ class SharedFrontierMiddleware:
         except FrontierLost as exc:
             self._lose(exc)
 
-    def spider_idle(self) -> None:
+    def idle(self) -> None:
         if self.lost:
             raise CloseSpider(LOST_REASON)
         if self.in_flight:
@@ -126,43 +120,32 @@ class SharedFrontierMiddleware:
         if not self.closing:
             raise DontCloseSpider  # other workers may still admit pages: the loop decides
 
-    async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        async for obj in start:
-            if not (isinstance(obj, Request) and page_state(obj) is not None):
-                yield obj
-                continue
-            assert self.frontier is not None
-            c = self.config
-            try:
-                if await self.frontier.seed(canonicalize(obj.url), c.max_depth, c.max_pages, self.job):
-                    logger.info("Admitted the seed into the shared frontier")
-                self.seeded = True
-            except FrontierLost as exc:
-                self._lose(exc)
-
-    async def process_spider_output(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        children: list[str] = []
-        finished: PageItem | None = None
-        async for obj in result:
-            if isinstance(obj, Request) and obj.meta.get("bara_link"):
-                children.append(canonicalize(obj.url))
-            elif isinstance(obj, PageItem):
-                finished = obj
-            else:
-                yield obj
-        if finished is None or self.frontier is None or self.lost:
-            return
-        reached = [finished.final_url or finished.url, *response.meta.get("redirect_urls", [])]
+    async def seed(self, url: str) -> list[Admission]:
+        """Admit the seed into Redis (unless a worker did); the loop leases it like any page."""
+        assert self.frontier is not None
+        c = self.config
         try:
-            deliver = await self.frontier.complete(finished.bfs_index, children, [canonicalize(u) for u in reached])
+            if await self.frontier.seed(url, c.max_depth, c.max_pages, self.job):
+                logger.info("Admitted the seed into the shared frontier")
+            self.seeded = True
         except FrontierLost as exc:
             self._lose(exc)
-            return
+        return []
+
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> Completion:
+        if self.frontier is None or self.lost:
+            return Completion(deliver=False)
+        try:
+            deliver = await self.frontier.complete(index, children, also_seen)
+        except FrontierLost as exc:
+            self._lose(exc)
+            return Completion(deliver=False)
         if deliver:
-            yield finished  # acknowledged once written (item_scraped)
-        else:  # another worker holds or delivered this page (our lease ran out)
-            self.in_flight.discard(finished.bfs_index)
-            self.crawler.stats.inc_value("bara/frontier/duplicate_dropped")
+            return Completion(deliver=True)  # acknowledged once written (item_scraped)
+        # another worker holds or delivered this page (our lease ran out)
+        self.in_flight.discard(index)
+        self.crawler.stats.inc_value("bara/frontier/duplicate_dropped")
+        return Completion(deliver=False)
 
     def _flush_feeds(self) -> None:
         """Push this item to the feed file before Redis hears it is written (a kill may follow)."""
@@ -185,7 +168,7 @@ class SharedFrontierMiddleware:
         self.in_flight.discard(item.bfs_index)
         self.crawler.stats.inc_value("bara/frontier/delivered")
 
-    async def spider_closed(self) -> None:
+    async def close(self) -> None:
         if self.loop.running:
             self.loop.stop()
         if self.frontier is None:

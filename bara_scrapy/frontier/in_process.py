@@ -1,0 +1,130 @@
+"""LocalFrontier: the BFS frontier in this process, kept across `JOBDIR` runs and kills."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider
+
+from ..config import BaraConfig
+from ..extensions.journal import CrawlJournalExtension, journal_of
+from ..journal import completion_record, replay
+from .local import Admission, Frontier
+from .protocol import CLOSE_REASON, Completion, Schedule
+
+logger = logging.getLogger(__name__)
+
+STATE_KEY = "bara_frontier"
+JOB_KEY = "bara_job"
+MISMATCH_REASON = "bara_resume_mismatch"
+
+
+class LocalFrontier:
+    """`CrawlFrontier` over `Frontier` (see `bara_scrapy.frontier`), in this process.
+
+    The seed is admitted as page 0. A page's selected child links are held until every page
+    admitted before it has finished, then admitted in (parent `bfs_index`, DOM position) order
+    against the remaining budget; the excess is dropped (`bara/budget/dropped`). When the budget
+    was reached, the crawl closes with reason `bara_page_budget` once idle.
+    The frontier lives in `spider.state`, so `JOBDIR` resumes keep it; with the crawl journal
+    (`CrawlJournalExtension`, on with `JOBDIR`) it is rebuilt from the journal instead, so a crawl
+    killed hard resumes too: the seed and each completion are journaled before the pages they admit
+    are requested.
+    """
+
+    def __init__(self, crawler: Crawler, config: BaraConfig, bfs: Frontier | None = None) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.bfs = bfs or Frontier(max_depth=config.max_depth, max_pages=config.max_pages)
+        self.resumed = False
+        self.mismatch: str | None = None
+        self.journal: CrawlJournalExtension | None = None
+        self.yielded: set[int] = set()  # bfs_index of the items this run passed on
+
+    def open(self, spider: Any, schedule: Schedule | None = None) -> None:
+        state = getattr(spider, "state", None)
+        if not isinstance(state, dict):  # no JOBDIR
+            return
+        job = self._job_signature()
+        self.journal = journal_of(self.crawler)
+        journaled = self.journal.state if self.journal is not None and self.journal.state.started else None
+        saved = state.get(STATE_KEY)
+        if journaled is not None or isinstance(saved, Frontier):
+            saved_job = journaled.job if journaled is not None else state.get(JOB_KEY)
+            if saved_job != job:
+                self.mismatch = (
+                    f"JOBDIR holds a crawl of {saved_job}, not {job}: "
+                    "resume with the same seed and limits, or use a new JOBDIR"
+                )
+                logger.error("Refusing to resume: %s", self.mismatch)
+                return
+            if journaled is not None:
+                self.bfs = replay(journaled, self.config.max_depth, self.config.max_pages)
+            elif isinstance(saved, Frontier):  # a JOBDIR saved before the journal: its state, not journaled
+                self.bfs, self.journal = saved, None
+            self.resumed = True
+            logger.info("Resuming BFS frontier: %d pages admitted, %d to visit again",
+                        len(self.bfs.admitted), len(self._unwritten()))
+        state[STATE_KEY] = self.bfs
+        state[JOB_KEY] = job
+        if self.journal is not None and journaled is None:
+            self.journal.record({"job": job})
+
+    def _job_signature(self) -> dict[str, Any]:
+        c = self.config
+        return {"seed": c.seed_url, "scope": c.scope, "max_depth": c.max_depth,
+                "max_width": c.max_width, "max_pages": c.max_pages}
+
+    def idle(self) -> None:
+        if self.mismatch:
+            raise CloseSpider(MISMATCH_REASON)
+        if self.bfs.budget_exhausted and self.bfs.finished:
+            raise CloseSpider(CLOSE_REASON)
+
+    def _unwritten(self) -> list[Admission]:
+        """The admitted pages a resumed crawl visits: those whose item no earlier run wrote."""
+        if self.journal is None or not self.journal.state.started:
+            return self.bfs.unfinished()
+        written = self.journal.state.written
+        return [a for a in self.bfs.admitted if a.bfs_index not in written]
+
+    def _done(self, index: int) -> bool:
+        """Whether page `index`'s item was already passed on (this run) or written (an earlier one)."""
+        if self.journal is None:
+            return self.bfs.is_completed(index)
+        return index in self.yielded or index in self.journal.state.written
+
+    async def seed(self, url: str) -> list[Admission]:
+        if self.resumed:
+            # Pages in flight when the earlier run stopped were dequeued and lost:
+            # visit every unfinished page again (a second result is dropped in `complete`).
+            return self._unwritten()
+        if self.bfs.admitted or self.mismatch:  # refused
+            return []
+        adm = self.bfs.admit_seed(url)
+        if self.journal is not None:
+            self.journal.record({"seed": adm.url})
+        self.crawler.stats.set_value("bara/pages/admitted", 1)
+        return [adm]
+
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> Completion:
+        if self._done(index):
+            # a resumed crawl may visit a page twice: one item per admitted page
+            self.crawler.stats.inc_value("bara/pages/duplicate_dropped")
+            return Completion(deliver=False)
+        first = not self.bfs.is_completed(index)  # a resumed page may have completed before its kill
+        released = self.bfs.complete(index, children, also_seen=also_seen)
+        if first and self.journal is not None:  # journaled before the pages it admits are requested
+            self.journal.record(completion_record(index, self.bfs.admitted[index].url, list(children),
+                                                  list(also_seen)))
+        self.yielded.add(index)
+        stats = self.crawler.stats
+        stats.set_value("bara/pages/admitted", len(self.bfs.admitted))
+        stats.set_value("bara/budget/dropped", self.bfs.dropped_by_budget)
+        return Completion(deliver=True, admitted=released)
+
+    async def close(self) -> None:
+        return None
