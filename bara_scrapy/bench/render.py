@@ -223,12 +223,13 @@ def render_page(spec: SiteSpec, page: PageSpec, hosts: Hosts, page_index: int = 
                    '<button type="button" class="reject">Reject</button></div></div>')
     config = json.dumps(_script_config(spec, page, page_index, hosts), sort_keys=True).replace("</", "<\\/")
     body_class = f"layout-{spec.layout}" + (" locked" if overlay else "")
+    related = _related_box(furniture, page_index, hosts.href(spec.nav[0].href) if spec.nav else "/")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(page.title)} | {escape(spec.name)}</title><style>{_CSS}</style></head>\n"
         f'<body class="{body_class}">\n{header}\n<main id="content">\n<h1>{escape(page.title)}</h1>\n'
-        + _share_bar(furniture, page_index) + "\n".join(blocks) + _related_box(furniture, page_index, hosts.href(spec.nav[0].href) if spec.nav else "/")
+        + _share_bar(furniture, page_index) + "\n".join(blocks) + related
         + f'\n</main>\n<footer class="site-footer"><ul>{footer}</ul>'
         f"<p>&copy; {escape(spec.name)}. All rights reserved.</p></footer>\n{overlay}{_cookie_notice(furniture)}\n"
         f"<script>const BENCH = {config};\n{_RUNTIME}</script>\n</body></html>\n"
