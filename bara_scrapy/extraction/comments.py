@@ -23,6 +23,9 @@ from .lists import Group
 COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
 AUTHOR_NAMES = frozenset("author user username name fn nick nickname poster commenter byline".split())
 MAX_AUTHOR_WORDS = 6
+# a thread the page names as comments may hold more links than a plain run (each comment's author, its
+# permalink date and a reply link): up to this share of its words
+NAMED_LINK_SHARE = 0.3
 _SPACES = re.compile(r"\s+")
 
 
@@ -85,11 +88,24 @@ def comment_text(item: HtmlElement, author: str | None) -> str:
 
 def threads(groups: list[Group], plain: list[bool], after: list[bool]) -> list[Group]:
     """The comment threads among `groups` (outermost first): plain-text runs after the article or named
-    as comments, a reply run inside a chosen thread's item belonging to that thread."""
+    as comments, a reply run inside a chosen thread's item belonging to that thread. A run named as
+    comments need not be plain: its items' author, permalink and reply links may take up to
+    `NAMED_LINK_SHARE` of its words (a permalink date is as long as a title link).
+
+    >>> from lxml.html import fromstring
+    >>> ol = fromstring('<ol class="comment-list">' + '<li><a href="/u">Ann</a> on <a href="#c">May 1, 2019 at 4 pm</a>'
+    ...                 ' said: a reply of a dozen words or so about the post above it here.</li>' * 3 + '</ol>')
+    >>> g = Group(ol, tuple(ol), 3 * 24, 3 * 7)
+    >>> len(threads([g], [False], [False])), len(threads([g], [False], [True]))
+    (1, 1)
+    >>> len(threads([Group(fromstring('<ul/>'), g.items, g.words, g.link_words)], [False], [True]))
+    0
+    """
     chosen: list[Group] = []
     held: set[HtmlElement] = set()
     for g, is_plain, is_after in zip(groups, plain, after, strict=True):
-        if not is_plain or not (is_after or is_comment_run(g)):
+        named = is_comment_run(g)
+        if not (is_plain or (named and g.link_words <= NAMED_LINK_SHARE * g.words)) or not (is_after or named):
             continue
         if any(a in held for a in g.parent.iterancestors()) or g.parent in held:
             continue

@@ -219,8 +219,11 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
     if _little(blocks, body_words):
         blocks, method = _body_blocks(body), "body"
     text_seq = _seq(to_text(blocks))
-    comments = [c for c in comments_of(thread)  # only what `text` holds
-                if all(_seq(line) in text_seq for line in c.text.split("\n"))]
+    comments = []  # only what `text` holds: a comment's byline may have stayed out of it
+    for c in comments_of(thread):
+        held = "\n".join(line for line in c.text.split("\n") if _seq(line) in text_seq)
+        if held:
+            comments.append(c if held == c.text else Comment(author=c.author, text=held))
     return blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else ""
 
 
