@@ -61,6 +61,7 @@ from scrapy.http import Response
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
+from .. import tls
 from ..config import BaraConfig
 from .driver import driver_environ
 from .pool import PagePool, close_tab
@@ -94,6 +95,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.tabs: dict[Request, Page] = {}  # the tab scrapy-playwright created for a bara request in flight
         self.user_agent: str = crawler.settings.get("USER_AGENT") or ""
         self.driver_heap_mb = config.driver_heap_mb
+        self.tls_verify = config.tls_verify
         self._closed: asyncio.Future[None] | None = None
 
     @classmethod
@@ -119,7 +121,10 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
 
     async def _create_browser_context(self, name: str, context_kwargs: dict[str, Any] | None,
                                       spider: Any = None) -> Any:
-        """scrapy-playwright's context, which sends USER_AGENT with every request (see `context_headers`)."""
+        """scrapy-playwright's context, which sends USER_AGENT with every request (see `context_headers`) and
+        checks certificates under BARA_TLS_VERIFY (`tls.context_kwargs`), its pages and the route handler's
+        document fetches alike."""
+        context_kwargs = tls.context_kwargs(self.tls_verify, dict(context_kwargs or {}))
         wrapper = await super()._create_browser_context(name=name, context_kwargs=context_kwargs, spider=spider)
         headers = context_headers(self.user_agent, context_kwargs or {})
         if headers is not None:

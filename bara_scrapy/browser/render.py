@@ -60,6 +60,7 @@ def page_session(request: Request) -> PageSession:
         block_offsite=options.block_offsite,
         pass_on=options.pass_on,
         archive=options.archive,
+        meta=request.meta,
     )
 
 
