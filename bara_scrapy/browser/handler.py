@@ -130,7 +130,8 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         launch = self.config.launch_options
         args = list(launch.get("args") or [])
         seed = self._crawler.settings.get("BARA_SEED")
-        if self.egress is not None or self.allow_private or not seed or launch.get("proxy") or any(
+        remote = self.config.cdp_url or self.config.connect_url  # a browser elsewhere cannot reach 127.0.0.1 here
+        if self.egress is not None or self.allow_private or not seed or remote or launch.get("proxy") or any(
                 a.startswith(("--proxy-server", "--proxy-pac-url", "--no-proxy-server")) for a in args):
             return  # private networks allowed, or the user's own proxy: Chromium resolves as it is told
         self.egress = await EgressProxy(GuardPolicy(seed), self.stats).start()

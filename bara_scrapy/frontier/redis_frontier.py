@@ -80,6 +80,7 @@ class RedisFrontier:
         self.lease_ms = int(lease_seconds * 1000)
         self.keys = [f"{prefix}:{name}" for name in scripts.KEYS]
         self.calls = 0
+        self.unconfirmed_waiting = 0  # pages of dead writers to settle, as of the last lease
         self.client: Any = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5,
                                                 decode_responses=True)
         self._scripts = {name: self.client.register_script(getattr(scripts, name))
@@ -104,7 +105,8 @@ class RedisFrontier:
 
     def lease(self, n: int) -> tuple[int, list[Admission]]:
         """Up to `n` pages to render, lowest bfs_index first; and how many expired leases went back."""
-        requeued, flat = self._run("LEASE", self.worker, n, self.lease_ms)
+        requeued, flat, *waiting = self._run("LEASE", self.worker, n, self.lease_ms)
+        self.unconfirmed_waiting = int(waiting[0]) if waiting else 0
         return int(requeued), [_admission(int(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
 
     def renew(self, indexes: Iterable[int]) -> int:
@@ -165,6 +167,10 @@ class ThreadedRedisFrontier:
     @property
     def calls(self) -> int:
         return self.sync.calls
+
+    @property
+    def unconfirmed_waiting(self) -> int:
+        return self.sync.unconfirmed_waiting
 
     async def _call(self, method: Callable[..., _T], *args: Any) -> _T:
         return await asyncio.get_running_loop().run_in_executor(self._thread, method, *args)

@@ -118,7 +118,8 @@ class SharedFrontierMiddleware:
                     self.in_flight.add(adm.bfs_index)
                     stats.inc_value("bara/frontier/leased")
                     self.crawler.engine.crawl(first_request(adm, self.seed, self.config))
-            await self.settle_unconfirmed()
+            if self.frontier.unconfirmed_waiting:
+                await self.settle_unconfirmed()
             if not self.in_flight and not self.closing:
                 status = await self.frontier.status()
                 if status.finished:

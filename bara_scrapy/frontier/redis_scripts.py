@@ -42,7 +42,7 @@ return 1
 
 # ARGV: worker, how many, lease ms. Expired leases go back to the queue first (unless delivered; a page
 # whose item was being written waits in `unconfirmed` for RESOLVE instead).
-# Returns {requeued, {bfs_index, admission json, ...}}.
+# Returns {requeued, {bfs_index, admission json, ...}, how many pages are unconfirmed}.
 LEASE = _PRELUDE + """
 if redis.call('HEXISTS', meta, 'count') == 0 then return false end
 local now = now_ms()
@@ -68,7 +68,7 @@ if n > 0 then
     table.insert(out, redis.call('HGET', adm, idx))
   end
 end
-return {#expired, out}
+return {#expired, out, redis.call('ZCARD', unconfirmed)}
 """
 
 # ARGV: worker, lease ms, bfs_index... Extends this worker's leases; returns how many.
