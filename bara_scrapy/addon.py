@@ -109,6 +109,8 @@ class Addon:
             for component, order in table.items():
                 settings.setdefault_in_component_priority_dict(name, load_object(component), order)
         self._reporting(settings)
+        # one TLS policy: Scrapy's downloads (static pages, robots.txt, media verification) verify as the browser does
+        settings.set("DOWNLOAD_VERIFY_CERTIFICATES", settings.getbool("BARA_TLS_VERIFY", True), priority="addon")
         if settings.get("BARA_WARC") or settings.get("BARA_WACZ"):
             for component, order in ARCHIVE_EXTENSIONS.items():
                 settings.setdefault_in_component_priority_dict("EXTENSIONS", load_object(component), order)

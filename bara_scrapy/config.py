@@ -252,6 +252,7 @@ class BaraConfig:
     driver_heap_mb: int = setting("BARA_DRIVER_HEAP_MB", 512, minimum=0)  # Playwright driver's V8 heap limit; 0: Node's
     block_offsite_subresources: bool = setting("BARA_BLOCK_OFFSITE_SUBRESOURCES", False)
     allow_private_networks: bool = setting("BARA_ALLOW_PRIVATE_NETWORKS", False)
+    tls_verify: bool = setting("BARA_TLS_VERIFY", True)  # refuse invalid certificates: browser, HTTP, verification
     retry_after_max: float = setting("BARA_RETRY_AFTER_MAX", 30.0)  # longer Retry-After waits: RetryMiddleware's
     robots_obey: bool = setting("ROBOTSTXT_OBEY", True, scrapy=True)
     # PLAYWRIGHT_ABORT_REQUEST or PLAYWRIGHT_PROCESS_REQUEST_HEADERS set: the guard passes sub-requests it lets

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from .config import BaraConfig
 
 META_KEY = "bara"
+# (type, message) of an error the route handler met fetching the document itself (a refused certificate):
+# Chromium's own error for the aborted navigation would only say net::ERR_FAILED
+DOCUMENT_ERROR_KEY = "bara_document_error"
 # Error pages reach the callback (and become items); redirects are still followed.
 ERROR_STATUSES = list(range(400, 600))
 RETRY_PRIORITY = 1  # a retry goes ahead of pages of its own depth

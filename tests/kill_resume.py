@@ -7,6 +7,7 @@ appends to it on a resume). `kill_and_resume` returns one row per run; `main` pr
 (the measurement in docs/faults.md):
 
     .venv/bin/python -m tests.kill_resume --pages 300 --kills 5
+    .venv/bin/python -m tests.kill_resume --redis --pages 300 --kills 5   # shared-frontier workers
 """
 
 from __future__ import annotations
@@ -145,6 +146,94 @@ def generated_site(pages: int) -> tuple[SiteServer, GraphSite]:
     return server, graph
 
 
+def union_lines(workdir: Path) -> list[dict[str, object]]:
+    """Every whole item of every worker feed in `workdir`."""
+    return [json.loads(ln) for feed in sorted(workdir.glob("worker-*.jsonl")) for ln in feed_lines(feed)]
+
+
+def kill_redis_workers(seed: str, workdir: Path, redis_port: int, moments: Sequence[int],
+                       args: Mapping[str, object], settings: Mapping[str, object], server: SiteServer) -> list[Run]:
+    """One shared-frontier worker at a time, each with a feed of its own (`worker-<n>.jsonl`); run n is
+    SIGKILLed once the feeds together hold `moments[n]` items and the worker sits between writing an item
+    and acknowledging it (its next DELIVER held by `AckHoldingProxy`); a last worker runs to the end."""
+    from .redis_hold import AckHoldingProxy
+
+    runs = []
+    for n, moment in enumerate([*moments, None]):
+        feed, log = workdir / f"worker-{n}.jsonl", workdir / f"crawl-{n}.log"
+        proxy = AckHoldingProxy(redis_port) if moment is not None else None
+        url = proxy.url if proxy is not None else f"redis://127.0.0.1:{redis_port}/0"
+        cmd = crawl_command(seed, feed, log, args, {**settings, "BARA_FRONTIER_URL": url})
+        before = len(union_lines(workdir))
+        marker = uuid.uuid4().hex
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCRAPY_")}
+        env["BARA_KILL_RUN"] = marker
+        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        pause = threading.Event()
+        try:
+            while proc.poll() is None:
+                if proxy is not None and moment is not None and len(union_lines(workdir)) >= moment:
+                    proxy.armed.set()
+                    if proxy.held.wait(timeout=60):
+                        break
+                pause.wait(0.05)
+        finally:
+            for pid in [proc.pid, *_marked(marker)]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            proc.wait(timeout=60)
+            if proxy is not None:
+                proxy.close()
+        items = union_lines(workdir)
+        urls = [i.get("url") for i in items]
+        runs.append(Run(moment, before, len(items), proc.returncode, len(urls) - len(set(urls)), Counter(server.hits)))
+    return runs
+
+
+def main_redis(opts: argparse.Namespace, args: Mapping[str, object], settings: Mapping[str, object]) -> None:
+    from .service_utils import RedisServer
+
+    server, graph = generated_site(opts.pages * 2)
+    redis = RedisServer(opts.out / "redis").start()
+    try:
+        ref_dir, kill_dir = opts.out / "reference", opts.out / "killed"
+        for d in (ref_dir, kill_dir):
+            d.mkdir(parents=True, exist_ok=False)
+        reference = run_once(crawl_command(graph.seed, ref_dir / "items.jsonl", ref_dir / "crawl.log", args,
+                                           settings), ref_dir / "items.jsonl", None)
+        ref_items = [json.loads(ln) for ln in feed_lines(ref_dir / "items.jsonl")]
+        ref_hits = Counter(server.hits)
+        server.hits.clear()
+        total = len(ref_items)
+        moments = sorted(random.Random(opts.seed).sample(range(5, total - 5), opts.kills))
+        runs = kill_redis_workers(graph.seed, kill_dir, redis.port, moments, args,
+                                  {**settings, "BARA_FRONTIER_LEASE": 2}, server)
+        items = union_lines(kill_dir)
+    finally:
+        redis.stop()
+        server.stop()
+    urls = [str(i["url"]) for i in items]
+    pages = [page_path(u) for u in urls]
+    print(f"reference (one process, no Redis): {total} items, exit {reference.exit_code}; "
+          f"CONCURRENT_REQUESTS={opts.concurrency}, browser {opts.browser}")
+    print("| run | killed after (items, an acknowledgement held) | items before | items after | duplicates "
+          "| pages fetched again |")
+    print("|---|---|---|---|---|---|")
+    excess = 0
+    for n, run in enumerate(runs, 1):
+        moment = "end (exit 0)" if run.moment is None else f"{run.moment} (exit {run.exit_code})"
+        now = recrawled(pages, run.hits or Counter(), ref_hits)
+        print(f"| {n} | {moment} | {run.items_before} | {run.items_after} | {run.duplicates} | {now - excess} |")
+        excess = now
+    print(f"union of the worker feeds: {len(items)} items, {len(urls) - len(set(urls))} duplicates, "
+          f"same pages and bfs_index as the reference: {refs_of(items) == refs_of(ref_items)}, "
+          f"pages lost: {len({i['url'] for i in ref_items} - set(urls))}, "
+          f"page fetches beyond the reference: {excess} over {opts.kills} kills")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=300)
@@ -152,9 +241,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=29, help="random moments")
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--out", type=Path, default=Path("/tmp/kill_resume"))
+    parser.add_argument("--redis", action="store_true",
+                        help="shared-frontier workers (Debian's redis-server) killed between item and acknowledgement")
+    parser.add_argument("--browser", action=argparse.BooleanOptionalAction, default=True)
     opts = parser.parse_args(argv)
     args = {"max_pages": opts.pages, "max_width": 8, "max_depth": 8, "max_attempts": 2}
-    settings = {"CONCURRENT_REQUESTS": opts.concurrency, "BARA_PAGE_TIMEOUT": 10}
+    settings: dict[str, object] = {"CONCURRENT_REQUESTS": opts.concurrency, "BARA_PAGE_TIMEOUT": 10}
+    if not opts.browser:
+        settings["BARA_BROWSER_ENABLED"] = False
+    if opts.redis:
+        main_redis(opts, args, settings)
+        return
     server, graph = generated_site(opts.pages * 2)
     try:
         ref_dir, kill_dir = opts.out / "reference", opts.out / "killed"

@@ -9,6 +9,8 @@ often the crawler asked.
 from __future__ import annotations
 
 import re
+import socket
+import ssl
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -139,12 +141,28 @@ class SiteServer(ThreadingHTTPServer):
         # first bytes; a closed page aborts its requests) is normal here.
         pass
 
-    def __init__(self, site: Site, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, site: Site, host: str = "127.0.0.1", port: int = 0,
+                 tls: ssl.SSLContext | None = None) -> None:
         super().__init__((host, port), _RequestHandler)
         self.site = site
+        self.tls = tls  # serve HTTPS with this context (the handshake runs in the request's thread)
         self.hits: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+
+    def finish_request(self, request: socket.socket | tuple[bytes, socket.socket],
+                       client_address: object) -> None:
+        if self.tls is None or not isinstance(request, socket.socket):
+            super().finish_request(request, client_address)
+            return
+        try:  # a client that refuses the certificate ends here: no request is read, none counted
+            secure = self.tls.wrap_socket(request, server_side=True)
+        except OSError:  # ssl.SSLError included
+            return
+        try:
+            super().finish_request(secure, client_address)
+        finally:
+            secure.close()
 
     def count(self, path: str) -> int:
         with self._lock:
@@ -158,7 +176,8 @@ class SiteServer(ThreadingHTTPServer):
     @property
     def base(self) -> str:
         host = self.server_address[0]
-        return f"http://{host.decode() if isinstance(host, bytes) else host}:{self.port}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://{host.decode() if isinstance(host, bytes) else host}:{self.port}"
 
     def url(self, path: str = "/") -> str:
         return self.base + path

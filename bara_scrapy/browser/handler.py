@@ -52,6 +52,7 @@ import logging
 import weakref
 from collections.abc import Awaitable
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Page
@@ -61,8 +62,11 @@ from scrapy.http import Response
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
+from .. import tls
 from ..config import BaraConfig
 from .driver import driver_environ
+from .egress import EgressProxy, allow_in_rules, proxy_args
+from .guard import GuardPolicy
 from .pool import PagePool, close_tab
 from .windows import new_window_tab
 
@@ -94,6 +98,9 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         self.tabs: dict[Request, Page] = {}  # the tab scrapy-playwright created for a bara request in flight
         self.user_agent: str = crawler.settings.get("USER_AGENT") or ""
         self.driver_heap_mb = config.driver_heap_mb
+        self.tls_verify = config.tls_verify
+        self.allow_private = config.allow_private_networks
+        self.egress: EgressProxy | None = None
         self._closed: asyncio.Future[None] | None = None
 
     @classmethod
@@ -113,13 +120,31 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         await self._closed
 
     async def _launch(self) -> None:
-        """scrapy-playwright's launch, its driver's heap limited (`driver.py`)."""
+        """scrapy-playwright's launch, its driver's heap limited (`driver.py`), with the egress proxy
+        (`egress.py`) in front of every host name the browser asks for."""
+        await self._start_egress()
         with driver_environ(self.driver_heap_mb):
             await super()._launch()
 
+    async def _start_egress(self) -> None:
+        launch = self.config.launch_options
+        args = list(launch.get("args") or [])
+        seed = self._crawler.settings.get("BARA_SEED")
+        remote = self.config.cdp_url or self.config.connect_url  # a browser elsewhere cannot reach 127.0.0.1 here
+        if self.egress is not None or self.allow_private or not seed or remote or launch.get("proxy") or any(
+                a.startswith(("--proxy-server", "--proxy-pac-url", "--no-proxy-server")) for a in args):
+            return  # private networks allowed, or the user's own proxy: Chromium resolves as it is told
+        self.egress = await EgressProxy(GuardPolicy(seed), self.stats).start()
+        launch["args"] = [*allow_in_rules(args, f"127.0.0.1:{self.egress.port}"),
+                          *proxy_args(self.egress.port, urlsplit(seed).hostname or "")]
+        logger.info("Browser egress for host names through 127.0.0.1:%d (checked, pinned)", self.egress.port)
+
     async def _create_browser_context(self, name: str, context_kwargs: dict[str, Any] | None,
                                       spider: Any = None) -> Any:
-        """scrapy-playwright's context, which sends USER_AGENT with every request (see `context_headers`)."""
+        """scrapy-playwright's context, which sends USER_AGENT with every request (see `context_headers`) and
+        checks certificates under BARA_TLS_VERIFY (`tls.context_kwargs`), its pages and the route handler's
+        document fetches alike."""
+        context_kwargs = tls.context_kwargs(self.tls_verify, dict(context_kwargs or {}))
         wrapper = await super()._create_browser_context(name=name, context_kwargs=context_kwargs, spider=spider)
         headers = context_headers(self.user_agent, context_kwargs or {})
         if headers is not None:
@@ -259,6 +284,8 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         for pool in self.pools.values():
             await pool.close()
         await super()._close()
+        if self.egress is not None:
+            await self.egress.close()
 
     async def _apply_page_methods(self, page: Page, request: Request, spider: Any) -> None:
         if not request.meta.get("bara"):

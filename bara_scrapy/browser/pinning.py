@@ -12,7 +12,9 @@ URL canonicalisation (`127.1`, `0x7f.1`, `2130706433` all become `127.0.0.1`):
 
 Rules match the host text, not the address a name resolves to: a public name
 that resolves to a private address is caught by the route guard's own lookup
-(`browser/route.py`), not here. Patterns are globs, so a host name that starts
+(`browser/route.py`), not here, and Chromium never resolves such a name itself:
+its requests to host names go through the egress proxy (`egress.py`), which
+connects to the address the guard checked. Patterns are globs, so a host name that starts
 like an address range (`10.example.com`) is refused too.
 """
 

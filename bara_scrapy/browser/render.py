@@ -58,6 +58,7 @@ def page_session(request: Request, options: RenderOptions) -> PageSession:
         block_offsite=options.block_offsite,
         pass_on=options.pass_on,
         archive=options.archive,
+        meta=request.meta,
     )
 
 

@@ -10,7 +10,8 @@ redirect hops are not routed by Playwright; Chromium's host-resolver rules
 Host names are looked up once per process, only when the verdict depends on
 them (`guard.needs_lookup`), on a thread pool of their own, and cached; requests
 for a host whose lookup is under way wait for that one lookup. The address the
-guard checked is the one Chromium is pinned to only for the seed's host (see
+guard checked is the one Chromium connects to: the seed's host through the resolver
+rules, every other name through the egress proxy (`egress.py`), which uses this cache (see
 docs/browser.md, "Network safety").
 """
 
@@ -27,7 +28,9 @@ from playwright.async_api import APIResponse, Route
 from playwright.async_api import Error as PlaywrightError
 from w3lib.url import safe_url_string
 
+from ..page import DOCUMENT_ERROR_KEY
 from ..snapshot import Fetched
+from ..tls import is_certificate_error
 from ..verify.ssrf import default_resolve, host_key, parse_literal
 from .events import MAX_SOURCE_BYTES
 from .guard import (
@@ -66,7 +69,18 @@ def _cached_resolve(host: str) -> list[str]:
     raise OSError(f"cannot resolve {host}")
 
 
-async def _learn(url: str, policy: GuardPolicy) -> None:
+def cached_addresses(host: str) -> list[str]:
+    """The addresses `learn` found for `host` (a literal is its own address); [] when it has none."""
+    literal = parse_literal(host)
+    if literal is not None:
+        return [str(literal)]
+    try:
+        return _cached_resolve(host)
+    except OSError:
+        return []
+
+
+async def learn(url: str, policy: GuardPolicy) -> None:
     """Look the URL's host name up once (off the event loop) so the pure verdict can read it."""
     if policy.allow_private or not url.startswith(("http", "ws")):
         return
@@ -132,7 +146,11 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
         try:
             response = await route.fetch(url=current, max_redirects=0, timeout=max(session.remaining(), 0.5) * 1000)
         except PlaywrightError as exc:
-            await route.abort(abort_code(str(exc)))
+            message = str(exc).splitlines()[0] if str(exc) else ""
+            if is_certificate_error(message):  # BARA_TLS_VERIFY: the context refused the certificate
+                session.meta[DOCUMENT_ERROR_KEY] = ("CertificateError", f"certificate refused for {current}: "
+                                                    f"{message.removeprefix('Route.fetch: ').split('; ')[0][:200]}")
+            await route.abort(abort_code(message))
             return
         location = response.headers.get("location")
         if response.status not in REDIRECT_STATUSES or not location:
@@ -147,7 +165,7 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
             await _keep(route, response, session, current, with_body=False)
         await _dispose(response)
         target = safe_url_string(urljoin(current, location))
-        await _learn(target, policy)
+        await learn(target, policy)
         verdict = redirect_verdict(target, policy, _cached_resolve)
         if verdict.action != FOLLOW:
             session.leave(target, verdict.reason)
@@ -197,7 +215,7 @@ def make_route_handler(session: PageSession, policy: GuardPolicy):  # type: igno
             document = req.is_navigation_request() and req.frame.parent_frame is None
             left = session.offsite_navigation is not None
             if needs_lookup(req.url, document=document, left=left, policy=policy):
-                await _learn(req.url, policy)
+                await learn(req.url, policy)
             verdict = route_verdict(req.url, document=document, loaded=session.dom_ready, left=left, policy=policy,
                                     resolve=_cached_resolve)
             if verdict.action == FETCH:

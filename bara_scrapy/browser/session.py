@@ -55,6 +55,7 @@ class PageSession:
     source_task: Any = None
     blocked: int = 0
     errors: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)  # the page request's meta (page.DOCUMENT_ERROR_KEY)
 
     @property
     def inflight(self) -> int:

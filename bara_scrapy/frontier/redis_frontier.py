@@ -58,6 +58,16 @@ class FrontierStatus:
         return self.admitted >= self.max_pages
 
 
+@dataclass(frozen=True)
+class Unconfirmed:
+    """A page whose writer died between COMPLETE and DELIVER: `claim` says who was writing where."""
+
+    bfs_index: int
+    claim: str
+    url: str
+    seconds: float  # since its lease expired
+
+
 def _admission(index: int, raw: str) -> Admission:
     url, depth, parent = json.loads(raw)
     return Admission(url=url, depth=int(depth), bfs_index=index, parent_url=parent)
@@ -70,10 +80,11 @@ class RedisFrontier:
         self.lease_ms = int(lease_seconds * 1000)
         self.keys = [f"{prefix}:{name}" for name in scripts.KEYS]
         self.calls = 0
+        self.unconfirmed_waiting = 0  # pages of dead writers to settle, as of the last lease
         self.client: Any = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5,
                                                 decode_responses=True)
         self._scripts = {name: self.client.register_script(getattr(scripts, name))
-                         for name in ("SEED", "LEASE", "RENEW", "COMPLETE", "DELIVER")}
+                         for name in ("SEED", "LEASE", "RENEW", "COMPLETE", "DELIVER", "UNCONFIRMED", "RESOLVE")}
 
     def _run(self, name: str, *args: str | int | float) -> Any:
         self.calls += 1
@@ -94,20 +105,32 @@ class RedisFrontier:
 
     def lease(self, n: int) -> tuple[int, list[Admission]]:
         """Up to `n` pages to render, lowest bfs_index first; and how many expired leases went back."""
-        requeued, flat = self._run("LEASE", self.worker, n, self.lease_ms)
+        requeued, flat, *waiting = self._run("LEASE", self.worker, n, self.lease_ms)
+        self.unconfirmed_waiting = int(waiting[0]) if waiting else 0
         return int(requeued), [_admission(int(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
 
     def renew(self, indexes: Iterable[int]) -> int:
         args = list(indexes)
         return int(self._run("RENEW", self.worker, self.lease_ms, *args)) if args else 0
 
-    def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> bool:
-        """Record a finished page (first result wins); True when this worker should deliver its item."""
-        deliver, _ = self._run("COMPLETE", index, self.worker, json.dumps([list(children), list(also_seen)]))
+    def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str], claim: str = "") -> bool:
+        """Record a finished page (first result wins); True when this worker should deliver its item, which
+        `claim` (`claims.writer_claim`) then holds until `deliver`."""
+        deliver, _ = self._run("COMPLETE", index, self.worker, json.dumps([list(children), list(also_seen)]), claim)
         return bool(deliver)
 
     def deliver(self, index: int) -> bool:
         return bool(self._run("DELIVER", index))
+
+    def unconfirmed(self) -> list[Unconfirmed]:
+        """Pages whose writer died between claiming and delivering their item (up to 64)."""
+        flat = self._run("UNCONFIRMED")
+        return [Unconfirmed(int(flat[i]), flat[i + 1], _admission(int(flat[i]), flat[i + 2]).url if flat[i + 2] else "",
+                            int(flat[i + 3]) / 1000) for i in range(0, len(flat), 4)]
+
+    def resolve(self, index: int, written: bool) -> bool:
+        """Settle an unconfirmed page: its item is in the dead writer's feed (delivered), or not (queued)."""
+        return bool(self._run("RESOLVE", index, 1 if written else 0))
 
     def status(self) -> FrontierStatus:
         self.calls += 1
@@ -145,6 +168,10 @@ class ThreadedRedisFrontier:
     def calls(self) -> int:
         return self.sync.calls
 
+    @property
+    def unconfirmed_waiting(self) -> int:
+        return self.sync.unconfirmed_waiting
+
     async def _call(self, method: Callable[..., _T], *args: Any) -> _T:
         return await asyncio.get_running_loop().run_in_executor(self._thread, method, *args)
 
@@ -157,11 +184,17 @@ class ThreadedRedisFrontier:
     async def renew(self, indexes: Iterable[int]) -> int:
         return await self._call(self.sync.renew, list(indexes))
 
-    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> bool:
-        return await self._call(self.sync.complete, index, list(children), list(also_seen))
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str], claim: str = "") -> bool:
+        return await self._call(self.sync.complete, index, list(children), list(also_seen), claim)
 
     async def deliver(self, index: int) -> bool:
         return await self._call(self.sync.deliver, index)
+
+    async def unconfirmed(self) -> list[Unconfirmed]:
+        return await self._call(self.sync.unconfirmed)
+
+    async def resolve(self, index: int, written: bool) -> bool:
+        return await self._call(self.sync.resolve, index, written)
 
     async def status(self) -> FrontierStatus:
         return await self._call(self.sync.status)

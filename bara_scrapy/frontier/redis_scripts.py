@@ -5,17 +5,21 @@ the hash tag `{job}` so that a Redis Cluster keeps a whole site on one shard. `m
 counters (`count` admitted, `next` to expand, `delivered`, `dropped`, `requeued`, limits);
 `adm` bfs_index -> [url, depth, parent]; `pending` bfs_index -> [children, also_seen] for pages
 finished out of turn; `queue` (zset by bfs_index) pages to lease; `leases` (zset by expiry, ms
-of Redis's clock) and `owner` the leased ones; `done` the delivered ones. A script returns nil
-when `meta` is gone (Redis restarted without the crawl's data): the caller fails fast.
+of Redis's clock) and `owner` the leased ones; `done` the delivered ones; `claims` bfs_index -> the
+writer (host, feed paths) that is writing the page's item, from COMPLETE until DELIVER; `unconfirmed`
+(zset by the time its lease expired) claimed pages whose writer died before DELIVER: a worker that
+can read the writer's feed decides (RESOLVE) whether the item is there (delivered) or not (queued
+again), so an item is written at most once per page whatever moment its worker dies. A script returns
+nil when `meta` is gone (Redis restarted without the crawl's data): the caller fails fast.
 """
 
 from __future__ import annotations
 
-KEYS = ("meta", "seen", "adm", "pending", "queue", "leases", "owner", "done")
+KEYS = ("meta", "seen", "adm", "pending", "queue", "leases", "owner", "done", "claims", "unconfirmed")
 
 _PRELUDE = """
-local meta, seen, adm, pending, queue, leases, owner, done =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local meta, seen, adm, pending, queue, leases, owner, done, claims, unconfirmed =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -36,8 +40,9 @@ redis.call('ZADD', queue, 0, 0)
 return 1
 """
 
-# ARGV: worker, how many, lease ms. Expired leases go back to the queue first (unless delivered).
-# Returns {requeued, {bfs_index, admission json, ...}}.
+# ARGV: worker, how many, lease ms. Expired leases go back to the queue first (unless delivered; a page
+# whose item was being written waits in `unconfirmed` for RESOLVE instead).
+# Returns {requeued, {bfs_index, admission json, ...}, how many pages are unconfirmed}.
 LEASE = _PRELUDE + """
 if redis.call('HEXISTS', meta, 'count') == 0 then return false end
 local now = now_ms()
@@ -45,7 +50,10 @@ local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now)
 for _, idx in ipairs(expired) do
   redis.call('ZREM', leases, idx)
   redis.call('HDEL', owner, idx)
-  if redis.call('SISMEMBER', done, idx) == 0 then redis.call('ZADD', queue, idx, idx) end
+  if redis.call('SISMEMBER', done, idx) == 0 then
+    if redis.call('HEXISTS', claims, idx) == 1 then redis.call('ZADD', unconfirmed, now, idx)
+    else redis.call('ZADD', queue, idx, idx) end
+  end
 end
 if #expired > 0 then redis.call('HINCRBY', meta, 'requeued', #expired) end
 local out = {}
@@ -60,7 +68,7 @@ if n > 0 then
     table.insert(out, redis.call('HGET', adm, idx))
   end
 end
-return {#expired, out}
+return {#expired, out, redis.call('ZCARD', unconfirmed)}
 """
 
 # ARGV: worker, lease ms, bfs_index... Extends this worker's leases; returns how many.
@@ -77,14 +85,19 @@ end
 return renewed
 """
 
-# ARGV: bfs_index, worker, json [children, also_seen]. Records the page (first result wins) and
+# ARGV: bfs_index, worker, json [children, also_seen], claim. Records the page (first result wins) and
 # expands every page whose turn has come, exactly like Frontier.complete. Returns {deliver, recorded}:
-# deliver 1 when this worker holds the lease and nobody delivered the page yet.
+# deliver 1 when this worker holds the lease and nobody delivered the page yet; the claim (who writes
+# the item, where) is then recorded until DELIVER.
 COMPLETE = _PRELUDE + """
 if redis.call('HEXISTS', meta, 'count') == 0 then return false end
 local idx = tonumber(ARGV[1])
 local deliver = 0
-if redis.call('SISMEMBER', done, idx) == 0 and redis.call('HGET', owner, idx) == ARGV[2] then deliver = 1 end
+if redis.call('SISMEMBER', done, idx) == 0 and redis.call('HGET', owner, idx) == ARGV[2]
+   and redis.call('HEXISTS', claims, idx) == 0 then
+  deliver = 1
+  if ARGV[4] and ARGV[4] ~= '' then redis.call('HSET', claims, idx, ARGV[4]) end
+end
 local m = redis.call('HMGET', meta, 'next', 'count', 'dropped', 'max_depth', 'max_pages')
 local nxt, count, dropped = tonumber(m[1]), tonumber(m[2]), tonumber(m[3])
 local max_depth, max_pages = tonumber(m[4]), tonumber(m[5])
@@ -122,7 +135,40 @@ DELIVER = _PRELUDE + """
 if redis.call('HEXISTS', meta, 'count') == 0 then return false end
 redis.call('ZREM', leases, ARGV[1])
 redis.call('HDEL', owner, ARGV[1])
+redis.call('HDEL', claims, ARGV[1])
+redis.call('ZREM', unconfirmed, ARGV[1])
 if redis.call('SADD', done, ARGV[1]) == 0 then return 0 end
 redis.call('HINCRBY', meta, 'delivered', 1)
+return 1
+"""
+
+# No ARGV. The claimed pages whose writer died: {bfs_index, claim, admission json, ms since, ...}.
+UNCONFIRMED = _PRELUDE + """
+if redis.call('HEXISTS', meta, 'count') == 0 then return false end
+local now = now_ms()
+local out = {}
+local rows = redis.call('ZRANGE', unconfirmed, 0, 63, 'WITHSCORES')
+for i = 1, #rows, 2 do
+  local idx = rows[i]
+  table.insert(out, idx)
+  table.insert(out, redis.call('HGET', claims, idx) or '')
+  table.insert(out, redis.call('HGET', adm, idx) or '')
+  table.insert(out, now - tonumber(rows[i + 1]))
+end
+return out
+"""
+
+# ARGV: bfs_index, 1 when the dead writer's feed holds the item (delivered) or 0 (queued again).
+# Returns 1 when this call decided, 0 when the page was no longer unconfirmed.
+RESOLVE = _PRELUDE + """
+if redis.call('HEXISTS', meta, 'count') == 0 then return false end
+if redis.call('ZREM', unconfirmed, ARGV[1]) == 0 then return 0 end
+redis.call('HDEL', claims, ARGV[1])
+if ARGV[2] == '1' then
+  if redis.call('SADD', done, ARGV[1]) == 1 then redis.call('HINCRBY', meta, 'delivered', 1) end
+elseif redis.call('SISMEMBER', done, ARGV[1]) == 0 then
+  redis.call('ZADD', queue, ARGV[1], ARGV[1])
+  redis.call('HINCRBY', meta, 'requeued', 1)
+end
 return 1
 """

@@ -13,6 +13,7 @@ reason `bara_frontier_lost` (exit code 4). Every Redis call is awaited off the r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
@@ -23,13 +24,16 @@ from typing import Any
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, DontCloseSpider
+from scrapy.exporters import JsonLinesItemExporter
 from scrapy.extensions.feedexport import FeedExporter
 from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.misc import load_object
 from twisted.internet import task
 from twisted.internet.defer import Deferred
 
 from ..config import BaraConfig
 from ..items import PageItem
+from . import claims
 from .local import Admission
 from .protocol import CLOSE_REASON, Completion, Schedule
 from .redis_frontier import FrontierLost, RedisFrontier, ThreadedRedisFrontier, job_key
@@ -52,6 +56,7 @@ class SharedFrontier:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.frontier: ThreadedRedisFrontier | None = None
         self.in_flight: set[int] = set()
+        self.claim = ""  # who writes this worker's items, where (`claims.writer_claim`)
         self.seeded = False
         self.lost: str | None = None
         self.closing = False
@@ -66,6 +71,11 @@ class SharedFrontier:
         job = job_key(c.seed_url, c.scope, c.max_depth, c.max_width, c.max_pages)
         self.frontier = ThreadedRedisFrontier(RedisFrontier(self.url, self.key or job, self.worker, self.lease))
         self.job, self.schedule = job, schedule
+        settings = self.crawler.settings
+        jsonl = [fmt for fmt, path in settings.getwithbase("FEED_EXPORTERS").items()
+                 if isinstance(cls := load_object(path), type) and issubclass(cls, JsonLinesItemExporter)]
+        paths, others = claims.local_jsonl_feeds(settings.getdict("FEEDS"), jsonl)
+        self.claim = claims.writer_claim(socket.gethostname(), paths, others)
         logger.info("Shared frontier %s key %s, worker %s", self.url, self.key or job, self.worker)
         self.loop.start(self.poll, now=False)
 
@@ -102,12 +112,29 @@ class SharedFrontier:
                     self.in_flight.add(adm.bfs_index)
                     stats.inc_value("bara/frontier/leased")
                     self.schedule(adm)
+            if self.frontier.unconfirmed_waiting:
+                await self.settle_unconfirmed()
             if not self.in_flight and not self.closing:
                 status = await self.frontier.status()
                 if status.finished:
                     self._close(CLOSE_REASON if status.budget_exhausted else "finished")
         except FrontierLost as exc:
             self._lose(exc)
+
+    async def settle_unconfirmed(self) -> None:
+        """Pages whose writer died between writing (maybe) and acknowledging their item: delivered when
+        the writer's feed holds it, queued again when not (`claims.verdict`)."""
+        assert self.frontier is not None
+        for page in await self.frontier.unconfirmed():
+            decided = await asyncio.to_thread(claims.verdict, page.claim, page.bfs_index, page.url,
+                                              host=socket.gethostname(), seconds=page.seconds, lease=self.lease)
+            if decided == claims.WAIT:
+                continue
+            if await self.frontier.resolve(page.bfs_index, decided == claims.WRITTEN):
+                stats = self.crawler.stats
+                stats.inc_value(f"bara/frontier/unconfirmed_{'delivered' if decided == claims.WRITTEN else 'requeued'}")
+                logger.info("Page %d of a worker that died before acknowledging it: %s", page.bfs_index,
+                            "its item is in the feed" if decided == claims.WRITTEN else "not written, queued again")
 
     def idle(self) -> None:
         if self.lost:
@@ -136,7 +163,7 @@ class SharedFrontier:
         if self.frontier is None or self.lost:
             return Completion(deliver=False)
         try:
-            deliver = await self.frontier.complete(index, children, also_seen)
+            deliver = await self.frontier.complete(index, children, also_seen, self.claim)
         except FrontierLost as exc:
             self._lose(exc)
             return Completion(deliver=False)

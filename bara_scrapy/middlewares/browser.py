@@ -22,7 +22,7 @@ from ..browser.session import RenderOptions
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
 from ..http_utils import header_pairs
-from ..page import page_state
+from ..page import DOCUMENT_ERROR_KEY, page_state
 from ..snapshot import HTML_TYPES, Fetched, PageSnapshot
 
 PLAYWRIGHT_KEYS = (
@@ -63,6 +63,7 @@ class BrowserMiddleware:
         if state.started is None:
             state.started = time.time()
         request.meta["depth"] = state.admission.depth  # a retry passed DepthMiddleware as depth 0
+        request.meta.pop(DOCUMENT_ERROR_KEY, None)  # a Scrapy retry copies the last download's meta
         if not self.config.browser_enabled:
             return
         request.meta.update(

@@ -31,7 +31,7 @@ from ..config import BaraConfig
 from ..items import PageItem
 from ..llm.reflect import llm_rewrite_result
 from ..llm.shared import llm_client_for
-from ..page import DownloadFailure, PageState, page_state, retry_request
+from ..page import DOCUMENT_ERROR_KEY, DownloadFailure, PageState, page_state, retry_request
 from ..reflection import explain, final_status, next_instructions
 from .scope import OffsiteRedirect
 
@@ -53,6 +53,9 @@ class ReflectionDownloaderMiddleware:
         # every IgnoreRequest (robots, scope) is reported under the base name
         kind = "IgnoreRequest" if isinstance(exception, IgnoreRequest) else type(exception).__name__
         message = str(exception).splitlines()[0][:300] if str(exception) else ""
+        document_error = request.meta.pop(DOCUMENT_ERROR_KEY, None)
+        if document_error:  # what the route handler met fetching the document (Chromium says only ERR_FAILED)
+            kind, message = document_error
         offsite = request.url if isinstance(exception, OffsiteRedirect) else None
         state.failure = DownloadFailure(kind, message, offsite)
         self.crawler.stats.inc_value(f"bara/reflection/exception/{kind}")

@@ -37,6 +37,7 @@ from ..archive import media_fetched
 from ..config import BaraConfig
 from ..items import PageItem
 from ..reflection.status import after_verification
+from ..tls import TLS_ERROR, is_certificate_error
 from ..urls import canonicalize, is_http_url
 from ..verify import SNIFF_BYTES, host_key, sniff
 from ..verify.outcome import Outcome, judge, total_bytes
@@ -59,7 +60,11 @@ def error_reason(exc: BaseException) -> str:
 
     >>> error_reason(DownloadTimeoutError()), error_reason(IgnoreRequest("Forbidden by robots.txt"))
     ('timeout', 'robots_forbidden')
+    >>> error_reason(ConnectionError("[('SSL routines', '', 'certificate verify failed')]"))
+    'tls_error'
     """
+    if is_certificate_error(f"{type(exc).__name__} {exc}"):  # BARA_TLS_VERIFY refused its certificate
+        return TLS_ERROR
     if isinstance(exc, DownloadTimeoutError | TwistedTimeoutError | TimeoutError):
         return "timeout"
     if isinstance(exc, CannotResolveHostError):

@@ -14,6 +14,8 @@ blocked           final         other IgnoreRequest / unsupported scheme (guard)
 offsite_redirect  final         the scope guard blocked an off-scope navigation
 ssrf_blocked      final         a document redirect to a private address was refused
 redirect_loop     final         more than 20 document redirects
+tls_error         final         the document's certificate was refused
+                                (BARA_TLS_VERIFY, `tls.py`)
 not_html          final         non-HTML Content-Type, or navigation became a download
 browser_crash     recoverable   "Target crashed", page/browser closed or not
                                 answering
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..instructions import Instructions
 from ..snapshot import HTML_TYPES, Markers
+from ..tls import is_certificate_error
 
 KINDS = (
     "robots_forbidden",
@@ -46,6 +49,7 @@ KINDS = (
     "offsite_redirect",
     "ssrf_blocked",
     "redirect_loop",
+    "tls_error",
     "not_html",
     "browser_crash",
     "timeout",
@@ -55,7 +59,7 @@ KINDS = (
     "missing_media",
 )
 FINAL_KINDS = frozenset(
-    {"robots_forbidden", "blocked", "offsite_redirect", "ssrf_blocked", "redirect_loop", "not_html"}
+    {"robots_forbidden", "blocked", "offsite_redirect", "ssrf_blocked", "redirect_loop", "tls_error", "not_html"}
 )
 NAVIGATION_BLOCKS = frozenset({"offsite_redirect", "ssrf_blocked", "redirect_loop"})
 RECOVERABLE_KINDS = frozenset(
@@ -119,6 +123,8 @@ def _error_kind(outcome: AttemptOutcome) -> str | None:
         return "robots_forbidden" if "robots" in low else "blocked"
     if name == "UnsupportedURLSchemeError":
         return "blocked"
+    if is_certificate_error(f"{name} {msg}"):
+        return "tls_error"
     if "download is starting" in low:
         return "not_html"
     if name == "TargetClosedError" or any(p in low for p in _CRASH_PHRASES):

@@ -20,6 +20,7 @@ import pytest
 from bara_scrapy.bench.server import Site, SiteServer
 
 from ..crawl_utils import GraphSite, Ref, make_graph_site, parse_stats, refs_of
+from ..redis_hold import AckHoldingProxy
 from ..service_utils import REPO_ROOT, RedisServer, clean_env, kill_group, wait_for
 
 GRAPH_SEED = 36
@@ -132,6 +133,42 @@ def test_a_killed_worker_loses_nothing_and_duplicates_nothing(
           f"to the queue; union {len(items)} items = reference {len(want)}")
     assert written_by_victim < P
     assert requeued >= 1, "the killed worker held no lease: the test proved nothing"
+
+
+@pytest.mark.slow
+def test_a_worker_killed_between_writing_an_item_and_acknowledging_it_leaves_it_written_once(
+    redis_server: RedisServer, graph_site: tuple[GraphSite, SiteServer], tmp_path: Path
+) -> None:
+    """The victim's Redis calls go through a proxy that, once armed, holds its next acknowledgement: the
+    victim has written that item and Redis has not heard of it when the SIGKILL comes. The restarted
+    worker finds the page unconfirmed, reads the victim's feed, and delivers the page without crawling it."""
+    gen, server = graph_site
+    want = gen.reference(D, W, P)
+    fast_lease = {"BARA_FRONTIER_LEASE": 2}
+    proxy = AckHoldingProxy(redis_server.port)
+    try:
+        victim = start_worker(gen.seed, proxy.url, tmp_path, "victim", fast_lease)
+        wait_for(lambda: len(victim.items()) >= 5, "the victim's first items", timeout=120)
+        proxy.armed.set()
+        wait_for(proxy.held.is_set, "an acknowledgement held", timeout=60)
+        kill_group(victim.proc)  # SIGKILL while the acknowledgement of a written item is held
+    finally:
+        proxy.close()
+    written = {i["bfs_index"] for i in victim.items()}
+    hits_before = sum(server.hits.values())
+    restarted = start_worker(gen.seed, redis_server.url, tmp_path, "restarted", fast_lease)
+    code, stats, log = restarted.finish()
+    assert code == 0 and "Traceback" not in log, log[-3000:]
+    assert stats["finish_reason"] == "bara_page_budget", stats
+    items = union([victim, restarted])
+    check_union(items, want)
+    again = [i["bfs_index"] for i in restarted.items() if i["bfs_index"] in written]
+    print(f"victim wrote {len(written)} items, killed with an acknowledgement held; restarted worker: "
+          f"{stats.get('bara/frontier/unconfirmed_delivered', 0)} unconfirmed pages found in the victim's feed, "
+          f"{stats.get('bara/frontier/unconfirmed_requeued', 0)} queued again; pages written twice {again}; "
+          f"site requests after the kill {sum(server.hits.values()) - hits_before}")
+    assert stats.get("bara/frontier/unconfirmed_delivered", 0) >= 1, "no written, unacknowledged item: proved nothing"
+    assert again == []
 
 
 @pytest.mark.slow

@@ -139,7 +139,7 @@ async def test_a_host_is_looked_up_once_while_requests_for_it_wait(monkeypatch: 
     monkeypatch.setattr(route, "default_resolve", slow_resolve)
     monkeypatch.setattr(route, "_DNS", {})
 
-    waiters = [asyncio.ensure_future(route._learn(f"http://cdn.test/{k}.js", P)) for k in range(5)]
+    waiters = [asyncio.ensure_future(route.learn(f"http://cdn.test/{k}.js", P)) for k in range(5)]
     while not calls:  # the one lookup has started in its thread
         await asyncio.sleep(0.01)
     release.set()

@@ -55,6 +55,11 @@ DIAGNOSE_CASES = [
      out(offsite_navigation="http://127.0.0.2/", navigation_block="ssrf_blocked"), ["ssrf_blocked"]),
     ("redirect chain too long", out(offsite_navigation="http://a.example/21", navigation_block="redirect_loop"),
      ["redirect_loop"]),
+    ("refused certificate, browser", out(error_type="CertificateError",
+     error_message="certificate refused for https://a.test/: self-signed certificate"), ["tls_error"]),
+    ("refused certificate, Scrapy", out(error_type="DownloadFailedError", error_message=(
+        "[<twisted.python.failure.Failure OpenSSL.SSL.Error: [('SSL routines', '', 'certificate verify failed')]>]")),
+     ["tls_error"]),
     ("pdf", out(content_type="application/pdf", http_status=200), ["not_html"]),
     ("download", out(error_type="Error", error_message="Download is starting"), ["not_html"]),
     ("html with charset", out(content_type="text/html; charset=utf-8", **OK), []),
