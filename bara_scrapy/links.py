@@ -34,6 +34,17 @@ def trap_reason(url: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class PageLinks:
+    """A page's links on their way from the spider to the frontier, in DOM order.
+
+    The spider yields the links it found, link selection replaces them with the kept ones, and the
+    frontier admits from those: no `Request` exists for a link until the frontier admits its page.
+    """
+
+    urls: tuple[str, ...]
+
+
 @dataclass
 class LinkSelection:
     """The outcome of choosing a page's child links."""

@@ -16,13 +16,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
 from ..extraction.dom import extract_dom
 from ..extraction.static import snapshot_from_html
 from ..items import PageItem
+from ..links import PageLinks
 from ..snapshot import PageSnapshot
 
 RECORD_SETTING = "BARA_BENCH_RECORD"
@@ -50,7 +50,7 @@ class RecordMiddleware:
         held = [obj async for obj in result]
         item = next((o for o in held if isinstance(o, PageItem)), None)
         if item is not None:
-            links = [o.url for o in held if isinstance(o, Request) and o.meta.get("bara_link")]
+            links = [u for o in held if isinstance(o, PageLinks) for u in o.urls]
             data = item.model_dump(mode="json")
             row = {key: data[key] for key in ("url", "final_url", "depth", "parent_url", "bfs_index", "status",
                                               "http_status", "text")}

@@ -19,6 +19,7 @@ from scrapy.http import Response
 
 from ..config import BaraConfig
 from ..items import PageItem
+from ..links import PageLinks
 from ..page import first_request
 from ..urls import canonicalize
 from .in_process import LocalFrontier
@@ -78,8 +79,8 @@ class FrontierMiddleware:
         children: list[str] = []
         finished: PageItem | None = None
         async for obj in result:
-            if isinstance(obj, Request) and obj.meta.get("bara_link"):
-                children.append(canonicalize(obj.url))
+            if isinstance(obj, PageLinks):
+                children.extend(canonicalize(u) for u in obj.urls)
             elif isinstance(obj, PageItem):
                 finished = obj
             else:

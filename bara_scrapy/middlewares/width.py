@@ -11,7 +11,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.http import Response
 
 from ..config import BaraConfig
-from ..links import eligible_links, keep_width
+from ..links import PageLinks, eligible_links, keep_width
 from ..page import page_state
 
 
@@ -55,21 +55,20 @@ class LinkWidthMiddleware:
     async def process_spider_output(
         self, response: Response, result: AsyncIterator[Any]
     ) -> AsyncIterator[Any]:
-        links: list[Request] = []
+        links: list[str] = []
         async for obj in result:
-            if isinstance(obj, Request) and obj.meta.get("bara_link"):
-                links.append(obj)
+            if isinstance(obj, PageLinks):
+                links.extend(obj.urls)
             else:
                 yield obj
         if not links or page_state(response) is None:
             return
         seed, scope = self.config.seed_url, self.config.scope
-        eligible = eligible_links((r.url for r in links), seed=seed, scope=scope, policy=self.policy)
+        eligible = eligible_links(links, seed=seed, scope=scope, policy=self.policy)
         forbidden = await self._robots(list(dict.fromkeys(eligible.kept)))
         selection = keep_width(eligible, max_width=self.config.max_width, allowed=lambda u: u not in forbidden)
         stats = self.crawler.stats
         for reason, count in selection.dropped.items():
             stats.inc_value(f"bara/links/dropped/{reason}", count)
         stats.inc_value("bara/links/kept", len(selection.kept))
-        for url in selection.kept:
-            yield Request(url, meta={"bara_link": True, "depth": links[0].meta.get("depth")}, dont_filter=True)
+        yield PageLinks(tuple(selection.kept))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from scrapy import Request, Spider
+from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
@@ -14,6 +14,7 @@ from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_s
 from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
 from ..items import PageItem
+from ..links import PageLinks
 from ..llm.shared import extractor_for
 from ..page import ERROR_STATUSES, page_state
 from ..reflection.outcome import attempt_outcome
@@ -117,9 +118,5 @@ class BaraSpider(Spider):
         yield item
         if not usable:
             return
-        for link in snapshot.links:
-            try:
-                yield Request(link, meta={"bara_link": True}, dont_filter=True)
-            except ValueError:
-                continue
+        yield PageLinks(tuple(snapshot.links))  # selected by LinkWidthMiddleware, admitted by the frontier
 

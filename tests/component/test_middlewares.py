@@ -22,6 +22,7 @@ from bara_scrapy.frontier.middleware import FrontierMiddleware
 from bara_scrapy.frontier.protocol import CLOSE_REASON
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
+from bara_scrapy.links import PageLinks
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
 from bara_scrapy.page import PageState, page_request
 from bara_scrapy.spiders.bara import BaraSpider
@@ -55,8 +56,9 @@ def page_response(url: str = SEED, *, bfs_index: int = 0, depth: int = 0, **meta
     return HtmlResponse(url, body=b"<html></html>", request=request)
 
 
-def link(url: str, depth: int = 1) -> Request:
-    return Request(url, meta={"bara_link": True, "depth": depth}, dont_filter=True)
+def link(url: str, depth: int = 1) -> PageLinks:
+    """One link of the spider's output (the spider yields a page's links together; each part adds to them)."""
+    return PageLinks((url,))
 
 
 async def aiter(objs: Iterable[Any]) -> AsyncIterator[Any]:
@@ -102,8 +104,7 @@ async def test_width_keeps_the_first_w_distinct_allowed_links_and_passes_the_res
     ]
     out = await collect(mw.process_spider_output(page_response(), aiter(outputs)))
     assert out[:2] == [item, other]  # everything else passes at once, in order
-    assert [r.url for r in out[2:]] == ["https://site.test/a", "https://site.test/b", "https://www.site.test/c?y=2&z=1"]
-    assert all(r.meta["bara_link"] and r.meta["depth"] == 1 and r.dont_filter for r in out[2:])
+    assert out[2:] == [PageLinks(("https://site.test/a", "https://site.test/b", "https://www.site.test/c?y=2&z=1"))]
     stats = crawler.stats.get_stats()
     assert stats["bara/links/kept"] == 3
     assert {k: v for k, v in stats.items() if k.startswith("bara/links/dropped/")} == {
@@ -120,7 +121,7 @@ async def test_width_robots_forbidden_links_do_not_count() -> None:
     outputs = [link("https://site.test/private/1"), link("https://site.test/a"), link("https://site.test/private/2"),
                link("https://other.test/private/3"), link("https://site.test/b"), link("https://site.test/c")]
     out = await collect(mw.process_spider_output(page_response(), aiter(outputs)))
-    assert [r.url for r in out] == ["https://site.test/a", "https://site.test/b"]
+    assert out == [PageLinks(("https://site.test/a", "https://site.test/b"))]
     assert crawler.stats.get_value("bara/links/dropped/robots") == 2
     assert crawler.stats.get_value("bara/links/dropped/width") == 1
     assert "https://other.test/private/3" not in robots.asked  # off-scope links never reach robots.txt
@@ -132,14 +133,15 @@ async def test_width_without_robots_obey_never_asks_robots() -> None:
     robots = with_robots(crawler, b"User-agent: *\nDisallow: /\n")
     mw = build_from_crawler(LinkWidthMiddleware, crawler)
     out = await collect(mw.process_spider_output(page_response(), aiter([link("https://site.test/a")])))
-    assert [r.url for r in out] == ["https://site.test/a"] and robots.asked == []
+    assert out == [PageLinks(("https://site.test/a",))] and robots.asked == []
 
 
 @ensure_deferred
 async def test_width_zero_and_no_links() -> None:
     crawler = make_crawler(BARA_MAX_WIDTH=0, ROBOTSTXT_OBEY=False)
     mw = build_from_crawler(LinkWidthMiddleware, crawler)
-    assert await collect(mw.process_spider_output(page_response(), aiter([link("https://site.test/a")]))) == []
+    assert await collect(mw.process_spider_output(page_response(), aiter([link("https://site.test/a")]))) == [
+        PageLinks(())]
     assert crawler.stats.get_value("bara/links/dropped/width") == 1
     item = PageItem(url=SEED, depth=0, parent_url=None, bfs_index=0)
     assert await collect(mw.process_spider_output(page_response(), aiter([item]))) == [item]

@@ -20,6 +20,7 @@ from bara_scrapy.frontier.in_process import LocalFrontier
 from bara_scrapy.frontier.middleware import FrontierMiddleware
 from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
+from bara_scrapy.links import PageLinks
 from bara_scrapy.middlewares.browser import BrowserMiddleware
 from bara_scrapy.middlewares.reflection import (
     ReflectionDownloaderMiddleware,
@@ -147,7 +148,7 @@ async def test_reflection_finalises_the_item_when_attempts_run_out() -> None:
     st = state(history=[LAZY])
     out = await collect(mw.process_spider_output(response_for(st), spider_output(st, LAZY, SEED + "b")))
     item = out[0]
-    assert isinstance(item, PageItem) and len(out) == 2 and out[1].url == SEED + "b"
+    assert isinstance(item, PageItem) and len(out) == 2 and out[1] == PageLinks((SEED + "b",))
     assert item.status == "incomplete" and item.error is not None and "after 2 attempts" in item.error
     assert [(a.n, a.diagnosis, a.seconds) for a in item.attempts] == [
         (1, ["missing_media"], 1.5), (2, ["missing_media"], 0.0),  # no download start in this test
