@@ -31,6 +31,7 @@ class Media(BaseModel):
     variants: list[str] = Field(default_factory=list)
     alt: str | None = None
     context: str | None = None
+    furniture: bool = False  # seen only in the site's furniture (a logo in the page header, a menu icon)
     verified: bool = False
     http_status: int | None = None
     content_type: str | None = None

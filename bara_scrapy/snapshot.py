@@ -23,6 +23,7 @@ class RawCandidate(BaseModel):
     alt: str | None = None
     context: str | None = None
     group: str | None = None  # same group = variants of one image (srcset, picture)
+    furniture: bool = False  # inside the site's furniture landmarks (navigation, page-level header or footer)
 
 
 class NetworkEntry(BaseModel):

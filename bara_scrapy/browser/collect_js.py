@@ -54,6 +54,17 @@ COLLECT_JS = r"""
     if (!url.startsWith("blob:")) { url = abs(url); if (!url) return; }
     cands.push(Object.assign({ url, kind, found_in: foundIn }, extra || {}));
   };
+  // mirrors extraction/boilerplate.in_site_furniture: a <nav>, the page-level <header>/<footer>, or a
+  // navigation/banner/contentinfo role (a logo, a menu icon)
+  const FURNITURE_ROLES = new Set(["navigation", "banner", "contentinfo"]);
+  const furnitureOf = (el) => {
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      const tag = n.tagName.toLowerCase();
+      if (tag === "nav" || FURNITURE_ROLES.has((n.getAttribute("role") || "").trim().toLowerCase())) return true;
+      if ((tag === "header" || tag === "footer") && !(n.parentElement && n.parentElement.closest("article, section, main, aside, nav"))) return true;
+    }
+    return false;
+  };
   const parseSrcset = (s) => (s || "").split(/,\s+(?=\S)/).map((p) => p.trim().split(/\s+/)[0]).filter(Boolean);
   const contextOf = (el) => {
     const fig = el.closest("figure");
@@ -71,7 +82,7 @@ COLLECT_JS = r"""
     const start = cands.length;
     const alt = img.getAttribute("alt");
     const ctx = contextOf(img);
-    const extra = { alt, context: ctx };
+    const extra = { alt, context: ctx, furniture: furnitureOf(img) };
     const src = img.getAttribute("src");
     const current = img.currentSrc;
     let lazyUrl = null;
@@ -167,7 +178,7 @@ COLLECT_JS = r"""
     const el = all[i];
     const bg = getComputedStyle(el).backgroundImage;
     if (!bg || bg === "none") continue;
-    for (const m of bg.matchAll(/url\(["']?([^"')]+)["']?\)/g)) add(m[1], "image", "css@background-image", { context: el.getAttribute("aria-label") || el.getAttribute("title") });
+    for (const m of bg.matchAll(/url\(["']?([^"')]+)["']?\)/g)) add(m[1], "image", "css@background-image", { context: el.getAttribute("aria-label") || el.getAttribute("title"), furniture: furnitureOf(el) });
   }
   // --- links in DOM order, after rendering
   const links = [];

@@ -71,7 +71,9 @@ class Accumulator:
         self.last = collected
         for raw in collected.get("candidates", []):
             cand = RawCandidate.model_validate(raw)
-            self.candidates.setdefault((cand.url, cand.found_in), cand)
+            kept = self.candidates.setdefault((cand.url, cand.found_in), cand)
+            if kept.furniture and not cand.furniture:  # also shown outside the furniture: the page's own
+                self.candidates[(cand.url, cand.found_in)] = kept.model_copy(update={"furniture": False})
 
     @property
     def sentinel(self) -> bool:

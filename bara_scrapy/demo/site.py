@@ -47,6 +47,7 @@ NEVER_CRAWLED = ("/login/", "/cart/", ROBOTS_DISALLOWED, TOO_DEEP)
 OFFSITE_LINK = "http://example.com/partners/interrail-pass"
 MAILTO = "mailto:hello@northbound-notes.example"
 BROKEN_IMAGE = "/media/kyoto-lanterns-at-night.jpg"  # on /destinations/kyoto/; answers 404
+LOGO = "/media/northbound-logo.jpg"  # in the masthead of every page: site furniture
 PLACEHOLDER = "/media/placeholder.gif"  # the src of every data-src image before it loads
 CSS_BACKGROUND = ("/", "/media/hero-fjord-dawn.jpg")
 LOADING_LAZY: dict[str, tuple[str, ...]] = {  # `loading=lazy`, far below the fold
@@ -108,7 +109,8 @@ def _page(title: str, main: str, head: str = "", scripts: str = "") -> str:
 {head}
 </head>
 <body>
-<header class="masthead"><a class="brand" href="/">Northbound Notes</a><nav aria-label="Main">{_NAV}</nav></header>
+<header class="masthead"><a class="brand" href="/"><img src="{LOGO}" alt="" width="40" height="25"> Northbound Notes</a>
+<nav aria-label="Main">{_NAV}</nav></header>
 <main>
 {main}
 </main>

@@ -88,6 +88,32 @@ def is_boilerplate(el: HtmlElement) -> bool:
     return looks_like_furniture(el)
 
 
+FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo"})
+
+
+def in_site_furniture(el: HtmlElement) -> bool:
+    """Whether an element sits in the site's furniture landmarks: a <nav>, the page-level <header> or
+    <footer> (not one of an article or section), or role=navigation|banner|contentinfo. Where a logo or
+    a menu icon is; mirrored by `furnitureOf` in `browser/collect_js.py`.
+
+    >>> from lxml.html import fromstring
+    >>> doc = fromstring('<body><header><img src="logo.png"></header><article><header><img src="h.png">'
+    ...                  '</header><p><img src="a.png"></p></article><div role="contentinfo"><img src="f.png">'
+    ...                  '</div></body>')
+    >>> [in_site_furniture(img) for img in doc.iter("img")]
+    [True, False, False, True]
+    """
+    node: HtmlElement | None = el
+    while node is not None:
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if tag == "nav" or (node.get("role") or "").strip().lower() in FURNITURE_ROLES:
+            return True
+        if tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in node.iterancestors()):
+            return True
+        node = node.getparent()
+    return False
+
+
 def looks_like_furniture(el: HtmlElement) -> bool:
     """Mostly links, form controls, or a label of a few words: what menus, share bars, consent
     notices and ad slots are made of (the evidence a furniture-like class name needs).

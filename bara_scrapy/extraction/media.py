@@ -53,16 +53,19 @@ class _Collector:
         self.by_url: dict[str, Media] = {}
 
     def add(self, url: str, found_in: Iterable[str], variants: Iterable[str] = (),
-            alt: str | None = None, context: str | None = None) -> None:
+            alt: str | None = None, context: str | None = None, furniture: bool | None = None) -> None:
+        """Add a sighting; `furniture` None is no evidence of where on the page (a network response)."""
         media = self.by_url.get(url)
         if media is None:
             media = Media(url=url, kind=self.kind, found_in=list(dict.fromkeys(found_in)), alt=alt or None,  # type: ignore[arg-type]
-                          context=context or None)
+                          context=context or None, furniture=bool(furniture))
             self.by_url[url] = media
         else:
             media.found_in = list(dict.fromkeys([*media.found_in, *found_in]))
             media.alt = media.alt or alt or None
             media.context = media.context or context or None
+            if furniture is not None:  # furniture only while every sighting on the page is in the furniture
+                media.furniture = media.furniture and furniture
         for v in variants:
             if v != url and v not in media.variants:
                 media.variants.append(v)
@@ -108,18 +111,19 @@ def build_media(candidates: Iterable[RawCandidate], network: Iterable[NetworkEnt
             groups.setdefault(cand.group, []).append(cand)
         else:
             (videos if cand.kind == "video" else images).add(cand.url, [cand.found_in], alt=cand.alt,
-                                                             context=cand.context)
+                                                             context=cand.context, furniture=cand.furniture)
     for members in groups.values():
         kinds = {c.kind for c in members}
         collector = videos if "video" in kinds else images
         if collector is videos:
             for c in members:  # each <source> of a video is a separate rendition
-                collector.add(c.url, [c.found_in], context=c.context)
+                collector.add(c.url, [c.found_in], context=c.context, furniture=c.furniture)
             continue
         primary, rest = _group_primary(members)
         found = [primary.found_in] + [c.found_in for c in rest if c.url == primary.url]
         variants = list(dict.fromkeys(c.url for c in rest if c.url != primary.url))
-        collector.add(primary.url, found, variants, alt=primary.alt, context=primary.context)
+        collector.add(primary.url, found, variants, alt=primary.alt, context=primary.context,
+                      furniture=all(c.furniture for c in members))
 
     entries = [e for e in network if is_http_url(e.url) and (e.status is None or e.status in (200, 206))]
     manifests = [e for e in entries if _is_manifest(e)]

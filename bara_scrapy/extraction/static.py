@@ -16,6 +16,7 @@ import lxml.html
 from lxml import etree
 
 from ..snapshot import Markers, PageSnapshot, RawCandidate
+from .boilerplate import in_site_furniture
 from .responsive import current_src
 from .text import approx_inner_text
 
@@ -123,7 +124,7 @@ def _images(doc: Any, b: _Builder, markers: Markers) -> None:
     """`<img>` sources (lazy data-*, src, srcset, `<picture>`), and lazy placeholders with no URL yet."""
     for img in doc.iter("img"):
         b.group += 1
-        extra = {"alt": img.get("alt"), "group": f"g{b.group}"}
+        extra = {"alt": img.get("alt"), "group": f"g{b.group}", "furniture": in_site_furniture(img)}
         lazy = None
         for attr in LAZY_ATTRS:
             if img.get(attr):
@@ -199,7 +200,7 @@ def _other_media(doc: Any, b: _Builder) -> None:
             b.add(m.group(1), "image", "noscript")
     for el in doc.xpath("//*[@style]"):
         for m in _CSS_URL.finditer(el.get("style", "")):
-            b.add(m.group(1), "image", "css@background-image")
+            b.add(m.group(1), "image", "css@background-image", furniture=in_site_furniture(el))
     for style in doc.iter("style"):
         for m in _CSS_URL.finditer(style.text or ""):
             b.add(m.group(1), "image", "css@background-image")

@@ -155,6 +155,13 @@ def test_main_text_without_footer(demo: DemoRun) -> None:
         assert demo.pages[path].title.endswith("· Northbound Notes")
 
 
+def test_the_masthead_logo_is_kept_and_flagged_as_furniture(demo: DemoRun) -> None:
+    for path, item in demo.pages.items():
+        logo = [m for m in item.images if _path(m.url) == site.LOGO]
+        assert len(logo) == 1 and logo[0].furniture and logo[0].verified, (path, logo)
+        assert not [m.url for m in item.images if m.furniture and _path(m.url) != site.LOGO], path
+
+
 def test_items_match_the_item_schema(demo: DemoRun) -> None:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
