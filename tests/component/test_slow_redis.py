@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,48 +21,29 @@ from bara_scrapy.page import page_state
 
 from ..aio import aio
 from ..crawl_utils import one_page_site
+from ..redis_hold import RedisProxy
 from ..service_utils import RedisServer
 from .test_middlewares import make_crawler, started
 
 
-class HoldingProxy:
-    """A TCP proxy to Redis on 127.0.0.1 that holds Redis's answers while `held` (a slow Redis, on demand)."""
+class HoldingProxy(RedisProxy):
+    """A proxy to Redis that holds Redis's answers while `flowing` is clear (a slow Redis, on demand)."""
 
     def __init__(self, target_port: int) -> None:
-        self.target_port = target_port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
         self.flowing = threading.Event()
         self.flowing.set()
         self.answers_held = threading.Event()  # an answer arrived while held
-        self.sockets: list[socket.socket] = [self.listener]
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(target_port)
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(("127.0.0.1", self.target_port))
-            self.sockets += [client, upstream]
-            threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()
-            threading.Thread(target=self._pump, args=(upstream, client, True), daemon=True).start()
-
-    def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
-        try:
-            while data := source.recv(65536):
-                if answers and not self.flowing.is_set():
-                    self.answers_held.set()
-                    self.flowing.wait()
-                sink.sendall(data)
-        except OSError:
-            pass
+    def passes(self, data: bytes, to_redis: bool) -> bool:
+        if not to_redis and not self.flowing.is_set():
+            self.answers_held.set()
+            self.flowing.wait()
+        return True
 
     def close(self) -> None:
         self.flowing.set()
-        for sock in self.sockets:
-            sock.close()
+        super().close()
 
 
 @pytest.fixture
