@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from bara_scrapy.bench.server import Site, SiteServer
@@ -193,34 +194,29 @@ def kill_redis_workers(seed: str, workdir: Path, redis_port: int, moments: Seque
     return runs
 
 
-def main_redis(opts: argparse.Namespace, args: Mapping[str, object], settings: Mapping[str, object]) -> None:
-    from .service_utils import RedisServer
+def reference_run(opts: argparse.Namespace, seed: str, server: SiteServer, args: Mapping[str, object],
+                  settings: Mapping[str, object]) -> tuple[Path, Run, list[dict[str, Any]], Counter[str], list[int]]:
+    """The uninterrupted reference crawl, then the kill moments drawn from its size: (the killed runs'
+    directory, the reference run, its items, its page hits, the moments)."""
+    ref_dir, kill_dir = opts.out / "reference", opts.out / "killed"
+    for d in (ref_dir, kill_dir):
+        d.mkdir(parents=True, exist_ok=False)
+    reference = run_once(crawl_command(seed, ref_dir / "items.jsonl", ref_dir / "crawl.log", args, settings),
+                         ref_dir / "items.jsonl", None)
+    ref_items = [json.loads(ln) for ln in feed_lines(ref_dir / "items.jsonl")]
+    ref_hits = Counter(server.hits)
+    server.hits.clear()
+    total = len(ref_items)
+    return kill_dir, reference, ref_items, ref_hits, sorted(random.Random(opts.seed).sample(range(5, total - 5),
+                                                                                          opts.kills))
 
-    server, graph = generated_site(opts.pages * 2)
-    redis = RedisServer(opts.out / "redis").start()
-    try:
-        ref_dir, kill_dir = opts.out / "reference", opts.out / "killed"
-        for d in (ref_dir, kill_dir):
-            d.mkdir(parents=True, exist_ok=False)
-        reference = run_once(crawl_command(graph.seed, ref_dir / "items.jsonl", ref_dir / "crawl.log", args,
-                                           settings), ref_dir / "items.jsonl", None)
-        ref_items = [json.loads(ln) for ln in feed_lines(ref_dir / "items.jsonl")]
-        ref_hits = Counter(server.hits)
-        server.hits.clear()
-        total = len(ref_items)
-        moments = sorted(random.Random(opts.seed).sample(range(5, total - 5), opts.kills))
-        runs = kill_redis_workers(graph.seed, kill_dir, redis.port, moments, args,
-                                  {**settings, "BARA_FRONTIER_LEASE": 2}, server)
-        items = union_lines(kill_dir)
-    finally:
-        redis.stop()
-        server.stop()
+
+def print_table(runs: Sequence[Run], items: list[dict[str, Any]], ref_items: list[dict[str, Any]],
+                ref_hits: Counter[str], kills: int, killed: str, final: str) -> None:
+    """The kill table (moment, items before and after, duplicates, pages fetched again) and its summary."""
     urls = [str(i["url"]) for i in items]
     pages = [page_path(u) for u in urls]
-    print(f"reference (one process, no Redis): {total} items, exit {reference.exit_code}; "
-          f"CONCURRENT_REQUESTS={opts.concurrency}, browser {opts.browser}")
-    print("| run | killed after (items, an acknowledgement held) | items before | items after | duplicates "
-          "| pages fetched again |")
+    print(f"| run | {killed} | items before | items after | duplicates | pages fetched again |")
     print("|---|---|---|---|---|---|")
     excess = 0
     for n, run in enumerate(runs, 1):
@@ -228,10 +224,29 @@ def main_redis(opts: argparse.Namespace, args: Mapping[str, object], settings: M
         now = recrawled(pages, run.hits or Counter(), ref_hits)
         print(f"| {n} | {moment} | {run.items_before} | {run.items_after} | {run.duplicates} | {now - excess} |")
         excess = now
-    print(f"union of the worker feeds: {len(items)} items, {len(urls) - len(set(urls))} duplicates, "
+    print(f"{final}: {len(items)} items, {len(urls) - len(set(urls))} duplicates, "
           f"same pages and bfs_index as the reference: {refs_of(items) == refs_of(ref_items)}, "
           f"pages lost: {len({i['url'] for i in ref_items} - set(urls))}, "
-          f"page fetches beyond the reference: {excess} over {opts.kills} kills")
+          f"page fetches beyond the reference: {excess} over {kills} kills")
+
+
+def main_redis(opts: argparse.Namespace, args: Mapping[str, object], settings: Mapping[str, object]) -> None:
+    from .service_utils import RedisServer
+
+    server, graph = generated_site(opts.pages * 2)
+    redis = RedisServer(opts.out / "redis").start()
+    try:
+        kill_dir, reference, ref_items, ref_hits, moments = reference_run(opts, graph.seed, server, args, settings)
+        runs = kill_redis_workers(graph.seed, kill_dir, redis.port, moments, args,
+                                  {**settings, "BARA_FRONTIER_LEASE": 2}, server)
+        items = union_lines(kill_dir)
+    finally:
+        redis.stop()
+        server.stop()
+    print(f"reference (one process, no Redis): {len(ref_items)} items, exit {reference.exit_code}; "
+          f"CONCURRENT_REQUESTS={opts.concurrency}, browser {opts.browser}")
+    print_table(runs, items, ref_items, ref_hits, opts.kills, "killed after (items, an acknowledgement held)",
+                "union of the worker feeds")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -254,35 +269,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     server, graph = generated_site(opts.pages * 2)
     try:
-        ref_dir, kill_dir = opts.out / "reference", opts.out / "killed"
-        for d in (ref_dir, kill_dir):
-            d.mkdir(parents=True, exist_ok=False)
-        reference = run_once(crawl_command(graph.seed, ref_dir / "items.jsonl", ref_dir / "crawl.log", args,
-                                           settings), ref_dir / "items.jsonl", None)
-        ref_items = [json.loads(ln) for ln in feed_lines(ref_dir / "items.jsonl")]
-        ref_hits = Counter(server.hits)
-        server.hits.clear()
-        total = len(ref_items)
-        moments = sorted(random.Random(opts.seed).sample(range(5, total - 5), opts.kills))
+        kill_dir, reference, ref_items, ref_hits, moments = reference_run(opts, graph.seed, server, args, settings)
         runs = kill_and_resume(graph.seed, kill_dir, moments, args, settings, server=server)
         items = [json.loads(ln) for ln in feed_lines(kill_dir / "items.jsonl")]
     finally:
         server.stop()
-    urls = [i["url"] for i in items]
-    pages = [page_path(u) for u in urls]
-    print(f"reference: {total} items, exit {reference.exit_code}; CONCURRENT_REQUESTS={opts.concurrency}")
-    print("| run | killed after (items) | items before | items after | duplicates | pages fetched again |")
-    print("|---|---|---|---|---|---|")
-    excess = 0
-    for n, run in enumerate(runs, 1):
-        moment = "end (exit 0)" if run.moment is None else f"{run.moment} (exit {run.exit_code})"
-        now = recrawled(pages, run.hits or Counter(), ref_hits)
-        print(f"| {n} | {moment} | {run.items_before} | {run.items_after} | {run.duplicates} | {now - excess} |")
-        excess = now
-    print(f"final feed: {len(items)} items, {len(urls) - len(set(urls))} duplicates, "
-          f"same pages and bfs_index as the reference: {refs_of(items) == refs_of(ref_items)}, "
-          f"pages lost: {len({i['url'] for i in ref_items} - set(urls))}, "
-          f"page fetches beyond the reference: {excess} over {opts.kills} kills")
+    print(f"reference: {len(ref_items)} items, exit {reference.exit_code}; CONCURRENT_REQUESTS={opts.concurrency}")
+    print_table(runs, items, ref_items, ref_hits, opts.kills, "killed after (items)", "final feed")
 
 
 if __name__ == "__main__":
