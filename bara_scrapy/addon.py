@@ -13,7 +13,7 @@ from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.misc import load_object
 
 from .browser.pinning import chromium_args
-from .config import SCRAPY_SETTINGS, SETTINGS
+from .config import SCRAPY_SETTINGS, SETTINGS, browser_wanted
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 # Flags for a headless Chromium on a closed network, as root.
@@ -114,7 +114,7 @@ class Addon:
         if settings.get("BARA_WARC") or settings.get("BARA_WACZ"):
             for component, order in ARCHIVE_EXTENSIONS.items():
                 settings.setdefault_in_component_priority_dict("EXTENSIONS", load_object(component), order)
-        if settings.getbool("BARA_BROWSER_ENABLED"):
+        if browser_wanted(settings):
             handlers = settings.getdict("DOWNLOAD_HANDLERS")
             for scheme in ("http", "https"):
                 handlers.setdefault(scheme, PLAYWRIGHT_HANDLER)

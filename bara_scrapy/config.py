@@ -32,7 +32,15 @@ SPIDER_ARG_SETTINGS = {
 # limits and the smallest value each accepts
 LIMIT_MINIMUMS = {"max_depth": 0, "max_width": 0, "max_pages": 1, "max_attempts": 1}
 
+RENDER_MODES = ("always", "auto", "never")
+
 UNSUPPORTED_SCHEME_HINT = "only http:// and https:// seeds are supported"
+
+
+def browser_wanted(settings: BaseSettings) -> bool:
+    """Whether the crawl may render pages (the add-on installs the browser, preflight checks it)."""
+    mode = str(settings.get("BARA_RENDER") or "always").lower()
+    return settings.getbool("BARA_BROWSER_ENABLED", True) and mode != "never"
 
 
 class ConfigError(ValueError):
@@ -241,7 +249,10 @@ class BaraConfig:
     scope: str = setting("BARA_SCOPE", "host")
     deny: tuple[str, ...] = setting("BARA_DENY", DEFAULT_DENY, setting_default=[])  # built-in list + the setting
     allow: tuple[str, ...] = setting("BARA_ALLOW", (), setting_default=[])
-    browser_enabled: bool = setting("BARA_BROWSER_ENABLED", True)
+    browser_enabled: bool = setting("BARA_BROWSER_ENABLED", True)  # False: BARA_RENDER=never
+    render: str = setting("BARA_RENDER", "always")  # always | auto (render where it changes the result) | never
+    render_probes: int = setting("BARA_RENDER_PROBES", 8, minimum=0)  # auto: equal pages before a pattern goes HTTP
+    render_audit: float = setting("BARA_RENDER_AUDIT", 0.1, minimum=0.0)  # auto: share of HTTP pages also rendered
     scroll_max_steps: int = setting("BARA_SCROLL_MAX_STEPS", SCROLL_STEPS, minimum=0)
     scroll_pause: float = setting("BARA_SCROLL_PAUSE", SCROLL_PAUSE_MS / 1000, minimum=0.0)
     scroll_all: bool = setting("BARA_SCROLL_ALL", False)  # every tall page, not only where a scroll sets off something
@@ -270,8 +281,14 @@ class BaraConfig:
         scope = config.scope.lower()
         if scope not in SCOPES:
             raise ConfigError(f"invalid setting BARA_SCOPE={scope!r}: one of {', '.join(SCOPES)}")
+        render = config.render.lower() if config.browser_enabled else "never"
+        if render not in RENDER_MODES:
+            raise ConfigError(f"invalid setting BARA_RENDER={config.render!r}: one of {', '.join(RENDER_MODES)}")
+        if config.render_audit > 1:
+            raise ConfigError(f"invalid setting BARA_RENDER_AUDIT={config.render_audit!r}: a share, 0 to 1")
         hooks = bool(settings.get("PLAYWRIGHT_ABORT_REQUEST")) or "PLAYWRIGHT_PROCESS_REQUEST_HEADERS" in settings
-        return replace(config, scope=scope, deny=DEFAULT_DENY + config.deny, playwright_request_hooks=hooks)
+        return replace(config, scope=scope, deny=DEFAULT_DENY + config.deny, playwright_request_hooks=hooks,
+                       render=render)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BaraConfig:

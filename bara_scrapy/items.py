@@ -53,6 +53,17 @@ class Comment(BaseModel):
     text: str
 
 
+class Render(BaseModel):
+    """How the page's item was produced: rendered in the browser or served over plain HTTP, and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: Literal["browser", "http"]
+    reason: str  # always | never | probe | audit | pinned | http | escalated:<signal> | retry
+    compared: Literal["equal", "different", "inconclusive"] | None = None  # probes and audits
+    differences: list[str] = Field(default_factory=list)  # links, text, media: where the two differed
+
+
 class Attempt(BaseModel):
     """One extraction attempt of the reflection history."""
 
@@ -94,4 +105,5 @@ class PageItem(BaseModel):
     attempts: list[Attempt] = Field(default_factory=list)
     error: str | None = None
     extractor: str = "dom"
+    render: Render | None = None  # set on every page the crawl downloaded
     fetched_at: str = Field(default_factory=utc_now)

@@ -49,6 +49,7 @@ class Completion:
     url: str
     links: list[str]
     seen: list[str]
+    render: list[object] | None = None  # BARA_RENDER=auto: the page's render observation
 
 
 @dataclass
@@ -111,7 +112,8 @@ def _apply(state: JournalState, record: dict[str, Any]) -> None:
         state.seed = str(record["seed"])
     elif "c" in record:
         state.completions.append(Completion(int(record["c"]), str(record["url"]),
-                                            [str(u) for u in record["links"]], [str(u) for u in record["seen"]]))
+                                            [str(u) for u in record["links"]], [str(u) for u in record["seen"]],
+                                            record.get("r")))
     elif "w" in record:
         state.written.add(int(record["w"]))
         state.feeds.update({str(k): int(v) for k, v in record["feeds"].items()})
@@ -150,8 +152,12 @@ def replay(state: JournalState, max_depth: int, max_pages: int) -> Frontier:
     return frontier
 
 
-def completion_record(bfs_index: int, url: str, links: Iterable[str], seen: Iterable[str]) -> dict[str, Any]:
-    return {"c": bfs_index, "url": url, "links": list(links), "seen": list(seen)}
+def completion_record(bfs_index: int, url: str, links: Iterable[str], seen: Iterable[str],
+                      render: list[object] | None = None) -> dict[str, Any]:
+    record = {"c": bfs_index, "url": url, "links": list(links), "seen": list(seen)}
+    if render is not None:  # BARA_RENDER=auto: the page's observation (`Observation.as_record`)
+        record["r"] = render
+    return record
 
 
 def encode(record: dict[str, Any]) -> bytes:

@@ -15,11 +15,16 @@ failure          ReflectionDownloaderMiddleware         the spider
 snapshot         BrowserMiddleware                      the spider
 outcome          the spider (the attempt's outcome)     ReflectionMiddleware
 history          ReflectionMiddleware (diagnosed once)  ReflectionMiddleware, the item's attempts
+plan             the frontier (`BARA_RENDER=auto`)      BrowserMiddleware
+served           BrowserMiddleware (path and reason)    the spider, the item's `render`
+http_snapshot    BrowserMiddleware (probes, audits)     the spider (compared with the rendered one)
+signals          BrowserMiddleware (HTTP document)      the spider (the observation)
+observation      the spider (first attempt)             FrontierMiddleware (the site's render ledger)
 ===============  =====================================  ==================================
 
 The state is plain data (dataclasses and pydantic models), so page requests
 pickle for `JOBDIR`. A retry gets a fresh state (`PageState.retry`) with the
-same admission and history and new instructions.
+same admission, history and observation and new instructions; it has no plan, so it is rendered.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from .frontier import Admission
 from .instructions import Instructions
 from .items import Attempt
 from .reflection import AttemptOutcome, diagnose
+from .render.policy import Observation, Plan
+from .render.served import Served
 from .snapshot import PageSnapshot
 
 if TYPE_CHECKING:
@@ -86,6 +93,11 @@ class PageState:
     failure: DownloadFailure | None = None
     snapshot: PageSnapshot | None = None
     outcome: AttemptOutcome | None = None  # the attempt the spider reported, not yet in `history`
+    plan: Plan | None = None  # BARA_RENDER=auto: how the first attempt fetches the page
+    served: Served | None = None
+    http_snapshot: PageSnapshot | None = None  # a probe's or an audit's HTTP side (None: none, or it failed)
+    signals: tuple[str, ...] = ()  # what the HTTP document showed that only a browser gives
+    observation: Observation | None = None  # what the page taught its pattern (made once, first attempt)
 
     @property
     def url(self) -> str:
@@ -104,8 +116,9 @@ class PageState:
         return [t.record(n) for n, t in enumerate(self.history, 1)]
 
     def retry(self, instructions: Instructions) -> PageState:
-        """The state of the next attempt: same page and history, new instructions, nothing downloaded."""
-        return PageState(self.admission, instructions, list(self.history))
+        """The state of the next attempt: same page, history and observation, new instructions, no plan
+        (a retry is rendered), nothing downloaded."""
+        return PageState(self.admission, instructions, list(self.history), observation=self.observation)
 
 
 def page_state(request: Request | Any) -> PageState | None:
@@ -128,9 +141,9 @@ def page_request(state: PageState, *, priority: int = 0) -> Request:
     )
 
 
-def first_request(adm: Admission, config: BaraConfig) -> Request:
-    """The first attempt at an admitted page, under the crawl's `BaraConfig`."""
-    return page_request(PageState(adm, config.first_instructions()))
+def first_request(adm: Admission, config: BaraConfig, plan: Plan | None = None) -> Request:
+    """The first attempt at an admitted page, under the crawl's `BaraConfig` (and its render `plan`)."""
+    return page_request(PageState(adm, config.first_instructions(), plan=plan))
 
 
 def retry_request(state: PageState, instructions: Instructions) -> Request:

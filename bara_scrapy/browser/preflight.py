@@ -12,14 +12,14 @@ import subprocess
 from scrapy.settings import BaseSettings
 
 from ..addon import find_chromium
-from ..config import SETTINGS
+from ..config import browser_wanted
 
 VERSION_TIMEOUT_S = 30.0
 
 
 def chromium_of(settings: BaseSettings) -> str | None:
     """The executable the crawl would launch, as the add-on chooses it (None: Playwright's own)."""
-    if not settings.getbool("BARA_BROWSER_ENABLED", SETTINGS["BARA_BROWSER_ENABLED"]):
+    if not browser_wanted(settings):
         return None
     launch = settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS")
     chosen = launch.get("executable_path") or settings.get("BARA_CHROMIUM_PATH") or find_chromium()
@@ -30,9 +30,9 @@ def browser_problem(executable: str, timeout: float = VERSION_TIMEOUT_S) -> str 
     """Why `executable` cannot be launched (missing, not executable, `--version` fails), or None.
 
     >>> browser_problem("/nonexistent/chromium")
-    'Chromium not found at /nonexistent/chromium: set BARA_CHROMIUM_PATH, or BARA_BROWSER_ENABLED=False for plain HTTP'
+    'Chromium not found at /nonexistent/chromium: set BARA_CHROMIUM_PATH, or BARA_RENDER=never for plain HTTP'
     """
-    hint = "set BARA_CHROMIUM_PATH, or BARA_BROWSER_ENABLED=False for plain HTTP"
+    hint = "set BARA_CHROMIUM_PATH, or BARA_RENDER=never for plain HTTP"
     if not os.path.isfile(executable):
         return f"Chromium not found at {executable}: {hint}"
     if not os.access(executable, os.X_OK):

@@ -93,6 +93,25 @@ def _jsonld_urls(node: Any, depth: int = 0) -> Iterator[tuple[str, str]]:
             yield from _jsonld_urls(value, depth + 1)
 
 
+HEAD_TAGS = frozenset({"title", "meta", "link", "base", "style", "script", "noscript", "template"})
+
+
+def _body_of_headless(doc: Any) -> Any:
+    """A `<body>` for a document without one: the content lxml kept in `<head>`, as a browser reads it.
+
+    >>> doc = lxml.html.document_fromstring("<title>T</title><main><p>Hello</p></main>")
+    >>> [el.tag for el in _body_of_headless(doc)]
+    ['main']
+    """
+    body = lxml.html.Element("body")
+    head = doc.find("head")
+    for el in list(head) if head is not None else []:
+        if isinstance(el.tag, str) and el.tag not in HEAD_TAGS:
+            body.append(el)  # moves it, with its tail
+    doc.append(body)
+    return body
+
+
 def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) -> PageSnapshot:
     """Build a snapshot of a page from its HTML source."""
     snap = PageSnapshot(url=url, final_url=final_url, status=status, html=html[:MAX_HTML])
@@ -113,7 +132,9 @@ def snapshot_from_html(url: str, final_url: str, status: int | None, html: str) 
         bad.drop_tree()
     body = doc.find("body")
     snap.title = (doc.findtext(".//title") or "").strip()
-    snap.body_text = approx_inner_text(body) if body is not None else ""
+    if body is None:  # no <body> tag: lxml leaves what follows <title> in <head>, where a browser would not
+        body = _body_of_headless(doc)
+    snap.body_text = approx_inner_text(body)
     snap.links = links
     snap.candidates = b.candidates
     snap.markers = markers

@@ -11,7 +11,8 @@ from scrapy.exceptions import CloseSpider
 
 from ..config import BaraConfig
 from ..extensions.journal import CrawlJournalExtension, journal_of
-from ..journal import completion_record, replay
+from ..journal import JournalState, completion_record, replay
+from ..render.policy import Observation, Plan, PolicyConfig, RenderPolicy
 from .local import Admission, Frontier
 from .protocol import CLOSE_REASON, Completion, Schedule
 
@@ -43,6 +44,9 @@ class LocalFrontier:
         self.mismatch: str | None = None
         self.journal: CrawlJournalExtension | None = None
         self.yielded: set[int] = set()  # bfs_index of the items this run passed on
+        # BARA_RENDER=auto: the site's render ledger, rebuilt from the journal on resume
+        self.render = RenderPolicy(PolicyConfig(probes=config.render_probes, audit_share=config.render_audit)) \
+            if config.render == "auto" else None
 
     def open(self, spider: Any, schedule: Schedule | None = None) -> None:
         state = getattr(spider, "state", None)
@@ -63,6 +67,7 @@ class LocalFrontier:
                 return
             if journaled is not None:
                 self.bfs = replay(journaled, self.config.max_depth, self.config.max_pages)
+                self._replay_render(journaled)
             elif isinstance(saved, Frontier):  # a JOBDIR saved before the journal: its state, not journaled
                 self.bfs, self.journal = saved, None
             self.resumed = True
@@ -73,10 +78,26 @@ class LocalFrontier:
         if self.journal is not None and journaled is None:
             self.journal.record({"job": job})
 
+    def _replay_render(self, journaled: JournalState) -> None:
+        if self.render is None:
+            return
+        for done in journaled.completions:
+            if done.render is not None:
+                self.render.record(done.bfs_index, done.url, Observation.from_record(done.render))
+
     def _job_signature(self) -> dict[str, Any]:
         c = self.config
-        return {"seed": c.seed_url, "scope": c.scope, "max_depth": c.max_depth,
-                "max_width": c.max_width, "max_pages": c.max_pages}
+        job: dict[str, Any] = {"seed": c.seed_url, "scope": c.scope, "max_depth": c.max_depth,
+                               "max_width": c.max_width, "max_pages": c.max_pages}
+        if c.render == "auto":  # the plans depend on the ledger: a resume keeps the mode and its parameters
+            job["render"] = {"mode": c.render, "probes": c.render_probes, "audit": c.render_audit}
+        return job
+
+    def plan(self, adm: Admission) -> Plan | None:
+        """The page's render plan, from the ledger through its parent (BFS finished it before admitting it)."""
+        if self.render is None:
+            return None
+        return self.render.plan(adm.url, adm.parent_index)
 
     def idle(self) -> None:
         if self.mismatch:
@@ -110,16 +131,22 @@ class LocalFrontier:
         self.crawler.stats.set_value("bara/pages/admitted", 1)
         return [adm]
 
-    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> Completion:
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str],
+                       observation: Observation | None = None) -> Completion:
         if self._done(index):
             # a resumed crawl may visit a page twice: one item per admitted page
             self.crawler.stats.inc_value("bara/pages/duplicate_dropped")
             return Completion(deliver=False)
         first = not self.bfs.is_completed(index)  # a resumed page may have completed before its kill
+        url = self.bfs.admitted[index].url
+        render = None
+        if first and self.render is not None:  # folded before the pages it admits are planned
+            observation = observation or Observation("inconclusive")
+            self.render.record(index, url, observation)
+            render = observation.as_record()
         released = self.bfs.complete(index, children, also_seen=also_seen)
         if first and self.journal is not None:  # journaled before the pages it admits are requested
-            self.journal.record(completion_record(index, self.bfs.admitted[index].url, list(children),
-                                                  list(also_seen)))
+            self.journal.record(completion_record(index, url, list(children), list(also_seen), render))
         self.yielded.add(index)
         stats = self.crawler.stats
         stats.set_value("bara/pages/admitted", len(self.bfs.admitted))

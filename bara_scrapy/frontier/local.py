@@ -25,6 +25,8 @@ class Admission:
     depth: int
     bfs_index: int
     parent_url: str | None
+    # the parent's bfs_index (-1: the seed, or not known: the shared frontier's admissions)
+    parent_index: int = field(default=-1, compare=False)
 
 
 @dataclass
@@ -45,8 +47,10 @@ class Frontier:
             raise RuntimeError("the seed is admitted once, first")
         return self._admit(url, 0, None)
 
-    def _admit(self, url: str, depth: int, parent: str | None) -> Admission:
-        adm = Admission(url=url, depth=depth, bfs_index=len(self.admitted), parent_url=parent)
+    def _admit(self, url: str, depth: int, parent: Admission | None) -> Admission:
+        adm = Admission(url=url, depth=depth, bfs_index=len(self.admitted),
+                        parent_url=parent.url if parent else None,
+                        parent_index=parent.bfs_index if parent else -1)
         self.admitted.append(adm)
         self.seen.add(url)
         return adm
@@ -101,5 +105,5 @@ class Frontier:
             if self.budget_exhausted:
                 self.dropped_by_budget += 1
                 continue
-            out.append(self._admit(url, parent.depth + 1, parent.url))
+            out.append(self._admit(url, parent.depth + 1, parent))
         return out

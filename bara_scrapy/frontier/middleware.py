@@ -20,7 +20,7 @@ from scrapy.http import Response
 from ..config import BaraConfig
 from ..items import PageItem
 from ..links import PageLinks
-from ..page import first_request
+from ..page import first_request, page_state
 from ..urls import canonicalize
 from .in_process import LocalFrontier
 from .local import Admission
@@ -52,8 +52,8 @@ class FrontierMiddleware:
         return cls(crawler, config, frontier_for(crawler, config))
 
     def request(self, adm: Admission) -> Request:
-        """The first attempt at an admitted page."""
-        return first_request(adm, self.config)
+        """The first attempt at an admitted page (with its render plan under `BARA_RENDER=auto`)."""
+        return first_request(adm, self.config, self.frontier.plan(adm))
 
     def _schedule(self, adm: Admission) -> None:
         self.crawler.engine.crawl(self.request(adm))
@@ -88,7 +88,10 @@ class FrontierMiddleware:
         if finished is None:
             return
         reached = [finished.final_url or finished.url, *response.meta.get("redirect_urls", [])]
-        done = await self.frontier.complete(finished.bfs_index, children, [canonicalize(u) for u in reached])
+        state = page_state(response)
+        observation = state.observation if state is not None else None
+        done = await self.frontier.complete(finished.bfs_index, children, [canonicalize(u) for u in reached],
+                                            observation)
         if done.deliver:
             yield finished
         for adm in done.admitted:

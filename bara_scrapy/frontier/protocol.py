@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..render.policy import Observation, Plan
 from .local import Admission
 
 CLOSE_REASON = "bara_page_budget"
@@ -41,8 +42,13 @@ class CrawlFrontier(Protocol):
     async def seed(self, url: str) -> list[Admission]:
         """Admit the seed as page 0 unless an earlier run or another worker did; the pages to request now."""
 
-    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> Completion:
-        """Page `index` finished with these child links (canonical, at most W) and redirect URLs."""
+    def plan(self, adm: Admission) -> Plan | None:
+        """How to fetch an admitted page under `BARA_RENDER=auto` (None: as the crawl's render mode says)."""
+
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str],
+                       observation: Observation | None = None) -> Completion:
+        """Page `index` finished with these child links (canonical, at most W) and redirect URLs, and
+        (`BARA_RENDER=auto`) what its fetch taught the site's render ledger."""
 
     def idle(self) -> None:
         """The engine has nothing to do: raise `CloseSpider(reason)` when the crawl is over, or

@@ -33,6 +33,7 @@ from twisted.internet.defer import Deferred
 
 from ..config import BaraConfig
 from ..items import PageItem
+from ..render.policy import Observation, Plan
 from . import claims
 from .local import Admission
 from .protocol import CLOSE_REASON, Completion, Schedule
@@ -77,6 +78,9 @@ class SharedFrontier:
         paths, others = claims.local_jsonl_feeds(settings.getdict("FEEDS"), jsonl)
         self.claim = claims.writer_claim(socket.gethostname(), paths, others)
         logger.info("Shared frontier %s key %s, worker %s", self.url, self.key or job, self.worker)
+        if c.render == "auto":
+            logger.warning("BARA_RENDER=auto keeps its render ledger in one process: with the shared frontier "
+                           "every page is rendered, as with BARA_RENDER=always")
         self.loop.start(self.poll, now=False)
 
     def _lose(self, exc: Exception) -> None:
@@ -159,7 +163,11 @@ class SharedFrontier:
             self._lose(exc)
         return []
 
-    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str]) -> Completion:
+    def plan(self, adm: Admission) -> Plan | None:
+        return None  # no shared render ledger: workers render every page
+
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str],
+                       observation: Observation | None = None) -> Completion:
         if self.frontier is None or self.lost:
             return Completion(deliver=False)
         try:

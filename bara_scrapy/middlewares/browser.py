@@ -10,7 +10,10 @@ and bound to the init callback: it never travels in a page's state.
 from __future__ import annotations
 
 import functools
+import logging
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 from scrapy import Request
 from scrapy.crawler import Crawler
@@ -22,8 +25,15 @@ from ..browser.session import RenderOptions
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
 from ..http_utils import header_pairs
-from ..page import DOCUMENT_ERROR_KEY, page_state
+from ..page import DOCUMENT_ERROR_KEY, PageState, page_state
+from ..render.compare import child_links
+from ..render.served import Served
+from ..render.signals import signals
 from ..snapshot import HTML_TYPES, Fetched, PageSnapshot
+
+logger = logging.getLogger(__name__)
+# meta of the plain download a probe or an audit makes beside the page's render
+HTTP_SIDE_KEY = "bara_http_side"
 
 PLAYWRIGHT_KEYS = (
     "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
@@ -56,16 +66,36 @@ class BrowserMiddleware:
     def from_crawler(cls, crawler: Crawler) -> BrowserMiddleware:
         return cls(crawler, BaraConfig.from_crawler(crawler))
 
-    def process_request(self, request: Request) -> None:
+    def process_request(self, request: Request) -> Coroutine[Any, Any, None] | None:
         state = page_state(request)
         if state is None:
-            return
+            return None
         if state.started is None:
             state.started = time.time()
         request.meta["depth"] = state.admission.depth  # a retry passed DepthMiddleware as depth 0
         request.meta.pop(DOCUMENT_ERROR_KEY, None)  # a Scrapy retry copies the last download's meta
-        if not self.config.browser_enabled:
-            return
+        if state.served is None:
+            state.served = self._first_path(state)
+            if state.plan is not None and state.plan.compare:  # a probe or an audit: the HTTP side first
+                return self._probe(request, state)
+        if state.served.path == "browser":
+            self._render(request, state.instructions.model_dump())
+        return None  # http: Scrapy's own download; `process_response` may still escalate it
+
+    async def _probe(self, request: Request, state: PageState) -> None:
+        state.http_snapshot = await self._http_side(request)
+        self._render(request, state.instructions.model_dump())
+
+    def _first_path(self, state: PageState) -> Served:
+        """The path the plan (or the crawl's render mode) gives a page's first download."""
+        plan, mode = state.plan, self.config.render
+        if mode == "never":
+            return Served("http", "never")
+        if plan is None:
+            return Served("browser", "retry" if mode == "auto" and state.history else "always")
+        return Served(plan.first, plan.reason)
+
+    def _render(self, request: Request, instructions: dict[str, object]) -> None:
         request.meta.update(
             playwright=True,
             playwright_context="bara",
@@ -74,10 +104,39 @@ class BrowserMiddleware:
                 "wait_until": "domcontentloaded",
                 "timeout": self.config.navigation_timeout * 1000,
             },
-            playwright_page_methods=[PageMethod(explore, state.instructions.model_dump())],
+            playwright_page_methods=[PageMethod(explore, instructions)],
         )
 
-    def process_response(self, request: Request, response: Response) -> Response:
+    async def _http_side(self, request: Request) -> PageSnapshot | None:
+        """A plain download of a probed or audited page, as HTTP mode would serve it (None: it failed,
+        was no 2xx HTML page or redirected: the comparison is inconclusive, the page is rendered)."""
+        side = Request(request.url, dont_filter=True, priority=request.priority, headers=request.headers.copy(),
+                       meta={"dont_redirect": True, "dont_retry": True, "handle_httpstatus_all": True,
+                             HTTP_SIDE_KEY: True})
+        try:
+            response = await self.crawler.engine.download_async(side)
+        except Exception as exc:  # any failure is inconclusive, never a label
+            logger.debug("HTTP side of %s failed: %r", request.url, exc)
+            self.crawler.stats.inc_value("bara/render/http_side_failed")
+            return None
+        snapshot = self._snapshot(request, response, rendered=None)
+        if not 200 <= response.status < 300 or not snapshot.html or snapshot.errors:
+            self.crawler.stats.inc_value("bara/render/http_side_failed")
+            return None
+        state = page_state(request)
+        if state is not None:
+            state.signals = self._signals(snapshot, state)
+        return snapshot
+
+    def _signals(self, snapshot: PageSnapshot, state: PageState) -> tuple[str, ...]:
+        """What the served document shows that only a browser gives (`render.signals`)."""
+        links = child_links(snapshot.links, seed=self.config.seed_url, scope=self.config.scope,
+                            policy=self.config.deny_policy)
+        reference = state.plan.reference if state.plan is not None else None
+        return signals(snapshot.html, snapshot, text_chars=len(snapshot.body_text), links=len(links),
+                       reference=reference)
+
+    def process_response(self, request: Request, response: Response) -> Request | Response:
         meta = request.meta
         state = page_state(request)
         if state is None:
@@ -88,20 +147,32 @@ class BrowserMiddleware:
         if state.failure:
             state.snapshot = PageSnapshot(url=request.url, final_url=response.url)
             return response
+        result = methods[0].result if methods and isinstance(methods[0], PageMethod) else None
+        snapshot = self._snapshot(request, response, rendered=result if isinstance(result, dict) else None)
+        served = state.served
+        if served is not None and served.path == "http" and served.reason == "http":
+            state.signals = self._signals(snapshot, state)
+            if state.signals:  # only a browser gives this page's result: render it instead
+                state.served = Served("browser", f"escalated:{state.signals[0]}")
+                self.crawler.stats.inc_value(f"bara/render/escalated/{state.signals[0]}")
+                return request.replace(dont_filter=True)
+        state.snapshot = snapshot
+        return response
+
+    def _snapshot(self, request: Request, response: Response, rendered: dict[str, object] | None) -> PageSnapshot:
+        """The page as the browser left it (`rendered`: the `explore` result), or as the HTML was served."""
         ctype = (response.headers.get(b"Content-Type") or b"").decode("latin-1").lower()
         is_html = isinstance(response, TextResponse) and (not ctype or any(t in ctype for t in HTML_TYPES))
         html = response.text if is_html and isinstance(response, TextResponse) else ""
-        result = methods[0].result if methods and isinstance(methods[0], PageMethod) else None
-        if isinstance(result, dict):
-            snapshot = PageSnapshot.model_validate(result)
+        if rendered is not None:
+            snapshot = PageSnapshot.model_validate(rendered)
             snapshot.html = html
         else:
             snapshot = snapshot_from_html(request.url, response.url, response.status, html)
-            if self.config.archive.enabled and not self.config.browser_enabled:
+            if self.config.archive.enabled:
                 snapshot.fetched = [fetched(request, response)]
         snapshot.status = response.status
         snapshot.content_type = ctype
         if not is_html and response.body:
             snapshot.errors.append(f"not_html: {ctype or 'unknown content type'}")
-        state.snapshot = snapshot
-        return response
+        return snapshot

@@ -1,4 +1,5 @@
-"""ItemStatsPipeline: count final items (`bara/items/<status>`, `bara/media/...`, `bara/attempts`)."""
+"""ItemStatsPipeline: count final items (`bara/items/<status>`, `bara/media/...`, `bara/attempts`,
+`bara/render/pages/<path>`, `bara/render/reason/<reason>`, `bara/render/audit_different`)."""
 
 from __future__ import annotations
 
@@ -26,4 +27,9 @@ class ItemStatsPipeline:
             stats.inc_value("bara/media/verified", sum(m.verified for m in item.images + item.videos))
             stats.inc_value("bara/media/rejected", len(item.rejected_media))
             stats.inc_value("bara/attempts", len(item.attempts))
+            if item.render is not None:
+                stats.inc_value(f"bara/render/pages/{item.render.path}")
+                stats.inc_value(f"bara/render/reason/{item.render.reason}")
+                if item.render.reason == "audit" and item.render.compared == "different":
+                    stats.inc_value("bara/render/audit_different")
         return item

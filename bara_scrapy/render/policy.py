@@ -19,13 +19,14 @@ import bisect
 import hashlib
 from dataclasses import dataclass, field, replace
 from statistics import median
-from typing import Literal
+from typing import Literal, cast
 
 from .pattern import url_pattern
 from .signals import Reference
 
 Mode = Literal["probing", "http", "browser"]
 Outcome = Literal["equal", "different", "inconclusive", "rendered", "http"]
+OUTCOMES = ("equal", "different", "inconclusive", "rendered", "http")
 PROBES = 8
 AUDIT_SHARE = 0.1
 
@@ -49,6 +50,23 @@ class Observation:
     rendered_links: int | None = None
     signalled: bool = False  # the HTTP document showed a signal reason
     audit: bool = False
+
+    def as_record(self) -> list[object]:
+        """A journal's form of it (`from_record` reads it back).
+
+        >>> o = Observation("equal", 120, 4, True, False)
+        >>> Observation.from_record(o.as_record()) == o
+        True
+        """
+        return [self.outcome, self.rendered_text_chars, self.rendered_links, self.signalled, self.audit]
+
+    @classmethod
+    def from_record(cls, record: list[object]) -> Observation:
+        outcome, chars, links, signalled, audit = record
+        if outcome not in OUTCOMES:
+            raise ValueError(f"not an observation: {record!r}")
+        return cls(cast(Outcome, outcome), None if chars is None else int(str(chars)),
+                   None if links is None else int(str(links)), bool(signalled), bool(audit))
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ NOSCRIPT_JS = re.compile(
 INFINITE_LIBS = re.compile(r"infinite-?scroll|infinitescroll|infinite-ajax-scroll|\bias\.min\.js", re.IGNORECASE)
 STREAM_TYPES = re.compile(r"mpegurl|dash\+xml|\.m3u8\b|\.mpd\b", re.IGNORECASE)
 THIN_TEXT_CHARS = 200  # served text below this, with scripts on the page: a shell that scripts fill
-BELOW_PATTERN = 0.5  # text or links below this share of the pattern's rendered pages (their median)
+BELOW_PATTERN = 0.5  # text below this share of the pattern's rendered pages (their median)
 PANEL_TEXT_CHARS = 20  # a tab/accordion panel with less text (and no media) is still to be filled
 
 
@@ -149,7 +149,7 @@ def signals(html: str, snapshot: PageSnapshot, *, text_chars: int | None = None,
         found.add("empty_panel")
     if any(INFINITE_LIBS.search(u) for u in external) or any(INFINITE_LIBS.search(c) for c in inline):
         found.add("infinite_scroll")
-    if reference is not None and text_chars is not None and links is not None and (
-            text_chars < BELOW_PATTERN * reference.text_chars or links < BELOW_PATTERN * reference.links):
+    # text only: a pattern's pages differ in their number of links (the last page of a list, a leaf)
+    if reference is not None and text_chars is not None and text_chars < BELOW_PATTERN * reference.text_chars:
         found.add("below_pattern")
     return tuple(r for r in REASONS if r in found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,11 +14,13 @@ from .. import logs
 from ..config import SPIDER_ARG_SETTINGS, BaraConfig, validate_limit, validate_seed
 from ..extraction.base import Extraction, Extractor
 from ..extraction.dom import DomExtractor
-from ..items import PageItem
+from ..items import PageItem, Render
 from ..links import PageLinks
 from ..llm.shared import extractor_for
-from ..page import ERROR_STATUSES, page_state
+from ..page import ERROR_STATUSES, PageState, page_state
 from ..reflection.outcome import attempt_outcome
+from ..render.policy import Observation
+from ..render.served import observe, result_of
 from ..snapshot import PageSnapshot
 
 __all__ = ["ERROR_STATUSES", "BaraSpider"]
@@ -83,6 +86,22 @@ class BaraSpider(Spider):
         if getattr(extraction, "prompt_truncated", False):
             stats.inc_value("bara/llm/prompt_truncated")
 
+    async def _observe(self, state: PageState, snapshot: PageSnapshot, extraction: Extraction | None) -> Observation:
+        """What the page taught its pattern: a probe's or an audit's two results through the same extractor."""
+        assert state.plan is not None and state.served is not None
+        c = self.config
+        result = functools.partial(result_of, seed=c.seed_url, scope=c.scope, policy=c.deny_policy)
+        this = result(snapshot.links, extraction) if extraction is not None else None
+        rendered = this if state.served.path == "browser" else None
+        http = this if state.served.path == "http" else None
+        side = state.http_snapshot
+        if state.plan.compare and side is not None and rendered is not None:
+            http = result(side.links, await self.extractor.extract(side))
+        observation = observe(state.plan, state.served, rendered, http, bool(state.signals), len(snapshot.body_text))
+        if state.served.compared:
+            self.crawler.stats.inc_value(f"bara/render/compared/{state.served.compared}")
+        return observation
+
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
         """One attempt at a page: its item (reflection decides its fate) and its links."""
         state = page_state(response)
@@ -110,6 +129,10 @@ class BaraSpider(Spider):
         item.markdown = extraction.markdown if usable else None
         item.images, item.videos, item.embeds = extraction.images, extraction.videos, extraction.embeds
         item.extractor = extraction.extractor
+        if state.served is not None and not failure:
+            if state.plan is not None and state.observation is None:  # the first attempt of an `auto` page
+                state.observation = await self._observe(state, snapshot, extraction if usable else None)
+            item.render = Render.model_validate(state.served.record())
         if snapshot.scroll_steps:
             self.crawler.stats.inc_value("bara/scroll/attempts")
             self.crawler.stats.inc_value("bara/scroll/steps", snapshot.scroll_steps)

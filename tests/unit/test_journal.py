@@ -18,6 +18,7 @@ from bara_scrapy.journal import (
     read_journal,
     replay,
 )
+from bara_scrapy.render.policy import Observation, PolicyConfig, RenderPolicy
 
 SITE = "http://t.test"
 
@@ -93,3 +94,34 @@ def test_a_feed_shorter_than_the_journal_says_is_refused(tmp_path: Path) -> None
     feed.write_text(json.dumps({"url": 1}) + "\n")
     job = _jobdir(tmp_path, {"seed": f"{SITE}/"}, {"w": 0, "feeds": {str(feed): 500}})
     assert "items of the earlier runs are missing" in (jobdir_problem(job) or "")
+
+
+OUTCOMES = ("equal", "different", "inconclusive", "rendered", "http")
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=40), st.lists(st.integers(0, 4), min_size=1),
+       st.randoms(use_true_random=False))
+def test_the_journaled_render_observations_rebuild_the_same_plans(fanouts: list[int], outcomes: list[int],
+                                                                  rng: object) -> None:
+    """`BARA_RENDER=auto`: each completion journals the page's observation; the replayed ledger plans every
+    admitted page as the live one did (from its parent's index), whatever order the pages finished in."""
+    live, ledger = Frontier(max_depth=5, max_pages=30), RenderPolicy(PolicyConfig(probes=2, audit_share=0.2))
+    journal = [encode({"seed": live.admit_seed(f"{SITE}/0").url})]
+    plans = {0: ledger.plan(f"{SITE}/0", -1)}
+    todo = [0]
+    while todo:
+        index = todo.pop(rng.randrange(len(todo)))  # type: ignore[attr-defined]
+        url = live.admitted[index].url
+        obs = Observation(OUTCOMES[outcomes[index % len(outcomes)]], 100 + index, 3)
+        ledger.record(index, url, obs)
+        links = [f"{SITE}/s{index % 3}/{n}" for n in _links(index, fanouts[index % len(fanouts)])]
+        released = live.complete(index, links)
+        journal.append(encode(completion_record(index, url, links, [], obs.as_record())))
+        plans.update({a.bfs_index: ledger.plan(a.url, a.parent_index) for a in released})
+        todo += [a.bfs_index for a in released]
+    state = read_journal(b"".join(journal))
+    again = RenderPolicy(PolicyConfig(probes=2, audit_share=0.2))
+    for done in state.completions:
+        assert done.render is not None
+        again.record(done.bfs_index, done.url, Observation.from_record(done.render))
+    assert {a.bfs_index: again.plan(a.url, a.parent_index) for a in replay(state, 5, 30).admitted} == plans
