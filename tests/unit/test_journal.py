@@ -18,7 +18,7 @@ from bara_scrapy.journal import (
     read_journal,
     replay,
 )
-from bara_scrapy.render.policy import Observation, PolicyConfig, RenderPolicy
+from bara_scrapy.render.policy import Observation, Outcome, PolicyConfig, RenderPolicy
 
 SITE = "http://t.test"
 
@@ -96,7 +96,7 @@ def test_a_feed_shorter_than_the_journal_says_is_refused(tmp_path: Path) -> None
     assert "items of the earlier runs are missing" in (jobdir_problem(job) or "")
 
 
-OUTCOMES = ("equal", "different", "inconclusive", "rendered", "http")
+OUTCOMES: tuple[Outcome, ...] = ("equal", "different", "inconclusive", "rendered", "http")
 
 
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=40), st.lists(st.integers(0, 4), min_size=1),
