@@ -133,7 +133,7 @@ async def attempt(
             await page.wait_for_selector(wait_for, timeout=15000)
         await page.wait_for_timeout(500)
         for handle in clicks:
-            await page.click(handle, timeout=2000)
+            await page.click(handle, timeout=15000)
             await page.wait_for_timeout(300)
         used, truncated = await scroll(page, steps)
         await page.wait_for_function("() => Array.from(document.images).every(i => i.complete)", timeout=15000)

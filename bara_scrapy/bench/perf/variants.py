@@ -15,6 +15,7 @@ BARA_SETTINGS = {
     "bara_newtab": "BARA_PAGE_REUSE=0",
     "bara_scrollall": "BARA_SCROLL_ALL=True",
     "bara_warc": "BARA_WARC={out}/warc/bara-c{c}-r{run}.warc.gz",
+    "bara_auto": "BARA_RENDER=auto",
 }
 VARIANTS = ("floor", "spider", "bara", *BARA_SETTINGS, "http", *LADDER)
 DEFAULT_VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http")  # `--perf-variants`
