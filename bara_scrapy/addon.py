@@ -131,6 +131,9 @@ class Addon:
             priority = _keep_priority(settings, "PLAYWRIGHT_LAUNCH_OPTIONS")
             settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", launch, priority=priority)
             settings.set("PLAYWRIGHT_BROWSER_TYPE", "chromium", priority="addon")
+            tabs = settings.getint("BARA_BROWSER_TABS")
+            if tabs and not settings.getint("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT"):  # renders apart from HTTP pages
+                settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", tabs, priority="addon")
 
     @staticmethod
     def _reporting(settings: BaseSettings) -> None:

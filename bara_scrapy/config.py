@@ -251,8 +251,9 @@ class BaraConfig:
     allow: tuple[str, ...] = setting("BARA_ALLOW", (), setting_default=[])
     browser_enabled: bool = setting("BARA_BROWSER_ENABLED", True)  # False: BARA_RENDER=never
     render: str = setting("BARA_RENDER", "always")  # always | auto (render where it changes the result) | never
-    render_probes: int = setting("BARA_RENDER_PROBES", 8, minimum=0)  # auto: equal pages before a pattern goes HTTP
-    render_audit: float = setting("BARA_RENDER_AUDIT", 0.1, minimum=0.0)  # auto: share of HTTP pages also rendered
+    render_probes: int = setting("BARA_RENDER_PROBES", 4, minimum=0)  # auto: equal pages before a pattern goes HTTP
+    render_audit: float = setting("BARA_RENDER_AUDIT", 0.05, minimum=0.0)  # auto: share of HTTP pages also rendered
+    browser_tabs: int = setting("BARA_BROWSER_TABS", 0, minimum=0)  # pages rendered at once; 0: CONCURRENT_REQUESTS
     scroll_max_steps: int = setting("BARA_SCROLL_MAX_STEPS", SCROLL_STEPS, minimum=0)
     scroll_pause: float = setting("BARA_SCROLL_PAUSE", SCROLL_PAUSE_MS / 1000, minimum=0.0)
     scroll_all: bool = setting("BARA_SCROLL_ALL", False)  # every tall page, not only where a scroll sets off something

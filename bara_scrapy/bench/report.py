@@ -16,7 +16,7 @@ from typing import Any
 
 from .score import SiteScore, aggregate
 
-VARIANT_ORDER = ("full", "no_reflection", "no_verification", "no_scroll", "dfs", "http")
+VARIANT_ORDER = ("full", "auto", "no_reflection", "no_verification", "no_scroll", "dfs", "http")
 VARIANT_NOTES = {  # the runner's variants; pass meta["variant_notes"] to override
     "full": "everything on",
     "no_reflection": "A=1: no reflection/retry of incomplete pages",
@@ -24,6 +24,7 @@ VARIANT_NOTES = {  # the runner's variants; pass meta["variant_notes"] to overri
     "no_scroll": "no incremental scrolling",
     "dfs": "depth-first order, same P (scored against the BFS truth)",
     "http": "plain HTTP, no browser",
+    "auto": "BARA_RENDER=auto",
 }
 # (column label, section, key); values are rates in [0, 1] unless the key ends with "leaked"
 METRICS: tuple[tuple[str, str, str], ...] = (

@@ -39,6 +39,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
         "CONCURRENT_REQUESTS": 2,
     },
     "http": {"BARA_BROWSER_ENABLED": False},
+    "auto": {"BARA_RENDER": "auto"},
 }
 VARIANT_NOTES = {
     "full": "BaRA: BFS + browser + scrolling + reflection + verification",
@@ -47,6 +48,7 @@ VARIANT_NOTES = {
     "no_scroll": "no scrolling in any attempt",
     "dfs": "depth-first expansion with the same page budget",
     "http": "plain HTTP, no browser (no JavaScript)",
+    "auto": "BARA_RENDER=auto: rendered only where evidence says it changes the result",
 }
 BENCH_SETTINGS: dict[str, Any] = {
     "LOG_LEVEL": "ERROR",

@@ -36,8 +36,9 @@ class PolicyConfig:
     probes: int = PROBES  # N: equal pages in a row before a pattern goes to HTTP
     audit_share: float = AUDIT_SHARE  # of HTTP-mode pages, also rendered and compared
     # A probe difference on a page whose HTTP document already showed a signal reason is explained: the
-    # page would have been escalated in `http` mode anyway. False (strict): it pins the pattern too.
-    explained_differences_pin: bool = True
+    # page would have been escalated in `http` mode anyway, so it says nothing of the pattern's pages
+    # without a signal. True (strict): it pins the pattern too.
+    explained_differences_pin: bool = False
 
 
 @dataclass(frozen=True)

@@ -48,12 +48,14 @@ def test_pattern_modes(observations: list[Observation], mode: str) -> None:
 
 
 def test_an_explained_difference_pins_only_in_strict_mode() -> None:
+    """A difference on a page whose HTTP document showed a signal: HTTP mode would render it anyway."""
     explained = Observation("different", 3000, 40, signalled=True)
-    assert mode_after([EQUAL, explained, EQUAL, EQUAL]) == "browser"
-    lenient = PolicyConfig(probes=3, audit_share=0.0, explained_differences_pin=False)
-    assert mode_after([EQUAL, explained, EQUAL, EQUAL], lenient) == "http"
+    assert mode_after([EQUAL, explained, EQUAL, EQUAL]) == "http"
+    strict = PolicyConfig(probes=3, audit_share=0.0, explained_differences_pin=True)
+    assert mode_after([EQUAL, explained, EQUAL, EQUAL], strict) == "browser"
     unexplained = Observation("different", 3000, 40)
-    assert mode_after([EQUAL, unexplained, EQUAL, EQUAL, EQUAL], lenient) == "browser"
+    assert mode_after([EQUAL, unexplained, EQUAL, EQUAL, EQUAL]) == "browser"
+    assert mode_after([EQUAL, EQUAL, EQUAL, Observation("different", 1, 1, signalled=True, audit=True)]) == "browser"
 
 
 def test_patterns_are_independent() -> None:

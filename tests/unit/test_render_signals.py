@@ -37,7 +37,15 @@ ESCALATE = {
     "load_more/fr": page(PROSE + '<a href="#" class="btn">Voir plus</a>'),
     "empty_panel": page(PROSE + '<button role="tab" aria-controls="specs">Specs</button><div id="specs"></div>'),
     "infinite_scroll": page(PROSE + '<script src="/js/infinite-scroll.pkgd.min.js"></script>'),
+    "infinite_scroll/by hand": page(PROSE + '<ul id="feed"><li>One</li></ul><div id="more"></div><script>'
+                              "new IntersectionObserver(() => { const li = document.createElement('li');"
+                              " document.getElementById('feed').appendChild(li); })"
+                              ".observe(document.getElementById('more'));</script>"),
 }
+# an IntersectionObserver that only swaps `data-src` into `src`: the HTTP path reads `data-src` itself
+LAZY_LOADER = page(PROSE + '<img data-src="/a.jpg" src="/a-small.jpg"><script>const io = new IntersectionObserver('
+                   "(es) => es.forEach((e) => { e.target.src = e.target.dataset.src; }));"
+                   " document.querySelectorAll('img[data-src]').forEach((i) => io.observe(i));</script>")
 
 
 @pytest.mark.parametrize("case", sorted(ESCALATE))
@@ -77,7 +85,7 @@ LISTING = page(
     + '</ul><nav class="pagination"><a href="?page=1">1</a> <a href="?page=2">2</a> <a href="?page=2">Next</a>'
     "</nav><script src='/js/shop.js'></script><script>window.dataLayer = window.dataLayer || [];</script>"
 )
-STATIC = {"wordpress article": WORDPRESS, "docs page": DOCS, "listing": LISTING}
+STATIC = {"wordpress article": WORDPRESS, "docs page": DOCS, "listing": LISTING, "lazy loader": LAZY_LOADER}
 
 
 @pytest.mark.parametrize("name", sorted(STATIC))
