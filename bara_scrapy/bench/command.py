@@ -49,7 +49,7 @@ class Command(ScrapyCommand):
         parser.add_argument("--sites", type=int, default=50, help="number of synthetic sites (default 50)")
         parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
         parser.add_argument("--out", default=None, help="output directory (default bench-out, bench-out/perf)")
-        parser.add_argument("--variants", default=",".join(VARIANTS),
+        parser.add_argument("--variants", default=",".join(v for v in VARIANTS if v != "auto"),
                             help=f"comma-separated subset of {','.join(VARIANTS)}")
         parser.add_argument("--parallel", type=int, default=3, help="crawls at once (default 3)")
         parser.add_argument("--corpus", choices=[*CORPORA, "all"], default=None,

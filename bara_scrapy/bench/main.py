@@ -30,7 +30,7 @@ class BenchOptions:
     sites: int = 50
     seed: int = 0
     out: Path = Path("bench-out")
-    variants: list[str] = field(default_factory=lambda: list(VARIANTS))
+    variants: list[str] = field(default_factory=lambda: [v for v in VARIANTS if v != "auto"])
     parallel: int = 3
     corpus: str | None = None
     corpus_path: Path | None = None

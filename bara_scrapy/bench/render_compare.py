@@ -90,16 +90,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("bench-out/render"))
     parser.add_argument("--from", dest="source", type=Path, default=None,
                         help="analyse a pages.jsonl collected before instead of crawling")
-    parser.add_argument("--probes", default="8", help="N: equal pages before a pattern goes to HTTP (list)")
-    parser.add_argument("--audit", type=float, default=0.1, help="share of HTTP-mode pages also rendered")
+    parser.add_argument("--probes", default="4", help="N: equal pages before a pattern goes to HTTP (list)")
+    parser.add_argument("--audit", type=float, default=0.05, help="share of HTTP-mode pages also rendered")
     parser.add_argument("--horizon", type=int, default=0,
                         help="plan page k from pages through max(parent, k - H) (default 0: the parent)")
-    parser.add_argument("--lenient", action="store_true",
-                        help="a probe difference on a page with a signal reason does not pin its pattern")
+    parser.add_argument("--strict", action="store_true",
+                        help="a probe difference on a page with a signal reason pins its pattern too")
     args = parser.parse_args(argv)
     source = args.source or run_in_reactor(lambda: collect(args.sites, args.seed, args.out, args.parallel))
     rows = read_items(source)
-    analyses = [analyse(rows, probes=int(n), audit_share=args.audit, strict=not args.lenient,
+    analyses = [analyse(rows, probes=int(n), audit_share=args.audit, strict=args.strict,
                         horizon=args.horizon or None) for n in args.probes.split(",") if n.strip()]
     print("\n".join(sweep_table(analyses)) + "\n")
     for analysis in analyses:
