@@ -97,7 +97,8 @@ class PatternState:
                 state = replace(state, mode="http")
         elif obs.outcome == "different":
             state = replace(state, compared=state.compared + 1, differences=state.differences + 1)
-            explained = obs.signalled and not obs.audit and not config.explained_differences_pin
+            # an audit too: a page with a signal is rendered in `http` mode whatever its comparison says
+            explained = obs.signalled and not config.explained_differences_pin
             if not explained:  # an explained one says nothing of the pages without a signal
                 state = replace(state, equal_run=0, mode="browser")
         return state

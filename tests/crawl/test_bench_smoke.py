@@ -18,7 +18,8 @@ pytestmark = pytest.mark.browser
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path, str]:  # type: ignore[type-arg]
     out = tmp_path_factory.mktemp("bench")
     proc = subprocess.run(
-        [sys.executable, "-m", "scrapy", "bara-bench", "--sites", "3", "--variants", "full,dfs,http", "--out", str(out)],
+        [sys.executable, "-m", "scrapy", "bara-bench", "--sites", "3", "--variants", "full,dfs,http",
+         "--out", str(out)],
         cwd=REPO, capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -18,7 +18,8 @@ BARA_SETTINGS = {
     "bara_never": "BARA_RENDER=never",  # every page over HTTP through bara's extraction: the ceiling of auto
     "bara_auto": "BARA_RENDER=auto",
     # c tabs render, as in `bara`; HTTP-served pages do not wait for a tab
-    "bara_auto_wide": "BARA_RENDER=auto BARA_BROWSER_TABS={c} CONCURRENT_REQUESTS={c4} CONCURRENT_REQUESTS_PER_DOMAIN={c4}",
+    "bara_auto_wide": "BARA_RENDER=auto BARA_BROWSER_TABS={c} CONCURRENT_REQUESTS={c4} "
+                      "CONCURRENT_REQUESTS_PER_DOMAIN={c4}",
 }
 VARIANTS = ("floor", "spider", "bara", *BARA_SETTINGS, "http", *LADDER)
 DEFAULT_VARIANTS = ("floor", "spider", "bara", "bara_noverify", "bara_newtab", "http")  # `--perf-variants`
