@@ -59,7 +59,7 @@ class Render(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     path: Literal["browser", "http"]
-    reason: str  # always | never | probe | audit | pinned | http | escalated:<signal> | retry
+    reason: str  # always | never | probe | audit | pinned | http | site | escalated:<signal> | retry
     compared: Literal["equal", "different", "inconclusive"] | None = None  # probes and audits
     differences: list[str] = Field(default_factory=list)  # links, text, media: where the two differed
 

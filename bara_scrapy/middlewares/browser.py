@@ -150,7 +150,7 @@ class BrowserMiddleware:
         result = methods[0].result if methods and isinstance(methods[0], PageMethod) else None
         snapshot = self._snapshot(request, response, rendered=result if isinstance(result, dict) else None)
         served = state.served
-        if served is not None and served.path == "http" and served.reason == "http":
+        if served is not None and served.path == "http" and served.reason != "never":
             state.signals = self._signals(snapshot, state)
             if state.signals:  # only a browser gives this page's result: render it instead
                 state.served = Served("browser", f"escalated:{state.signals[0]}")

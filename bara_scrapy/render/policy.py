@@ -39,6 +39,9 @@ class PolicyConfig:
     # page would have been escalated in `http` mode anyway, so it says nothing of the pattern's pages
     # without a signal. True (strict): it pins the pattern too.
     explained_differences_pin: bool = False
+    # A site whose first `probes` comparisons were all equal, with no unexplained difference anywhere,
+    # serves the pages of a pattern still probing over HTTP too (signals and audits still apply).
+    site_prior: bool = True
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,30 @@ class PatternState:
         return Reference(int(median(t for t, _ in self.rendered)), int(median(n for _, n in self.rendered)))
 
 
+@dataclass(frozen=True)
+class SiteState:
+    """What the whole site's comparisons said so far: equal ones, and differences no signal explained."""
+
+    equal: int = 0
+    unexplained: int = 0
+
+    def learn(self, obs: Observation, config: PolicyConfig) -> SiteState:
+        if obs.outcome == "equal":
+            return replace(self, equal=self.equal + 1)
+        if obs.outcome == "different" and (config.explained_differences_pin or not obs.signalled):
+            return replace(self, unexplained=self.unexplained + 1)
+        return self
+
+    def settled(self, config: PolicyConfig) -> bool:
+        """Enough equal comparisons and no unexplained difference: the site serves what it has not probed.
+
+        >>> cfg = PolicyConfig(probes=2)
+        >>> SiteState(2, 0).settled(cfg), SiteState(1, 0).settled(cfg), SiteState(5, 1).settled(cfg)
+        (True, False, False)
+        """
+        return self.equal >= max(config.probes, 1) and self.unexplained == 0
+
+
 def audited(url: str, share: float) -> bool:
     """Whether a page is in the audit share: a hash of its URL, not a random draw (the same on every run).
 
@@ -130,7 +157,7 @@ class Plan:
     mode: Mode
     first: Literal["http", "browser"]
     compare: bool
-    reason: str  # probe | pinned | audit | http
+    reason: str  # probe | pinned | audit | http | site
     reference: Reference | None = None
 
     def serve(self, reasons: tuple[str, ...] = ()) -> tuple[Literal["http", "browser"], str]:
@@ -154,6 +181,7 @@ class RenderPolicy:
     _pending: dict[int, tuple[str, Observation]] = field(default_factory=dict)
     _through: int = -1  # every observation up to this index is folded
     _history: dict[str, list[tuple[int, PatternState]]] = field(default_factory=dict)
+    _site: list[tuple[int, SiteState]] = field(default_factory=list)  # the site's counts after each page
 
     def record(self, index: int, url: str, obs: Observation) -> None:
         """A finished page's observation, in any order; folded once every earlier page has finished."""
@@ -166,6 +194,8 @@ class RenderPolicy:
             history = self._history.setdefault(pattern, [])
             state = history[-1][1] if history else self.initial()
             history.append((self._through, state.learn(ob, self.config)))
+            site = self._site[-1][1] if self._site else SiteState()
+            self._site.append((self._through, site.learn(ob, self.config)))
 
     @property
     def through(self) -> int:
@@ -180,6 +210,11 @@ class RenderPolicy:
         at = bisect.bisect_right(history, through, key=lambda entry: entry[0])
         return history[at - 1][1] if at else self.initial()
 
+    def site(self, through: int) -> SiteState:
+        """The site's counts after the observations of pages 0..`through`."""
+        at = bisect.bisect_right(self._site, through, key=lambda entry: entry[0])
+        return self._site[at - 1][1] if at else SiteState()
+
     def initial(self) -> PatternState:
         """A new pattern's state: probing (probes=0: none, it starts on HTTP, signals and audits alone)."""
         return PatternState(mode="http" if self.config.probes <= 0 else "probing")
@@ -188,10 +223,12 @@ class RenderPolicy:
         """The plan of a page admitted once pages 0..`through` had finished (its parent's index; -1 = seed)."""
         pattern = url_pattern(url)
         state = self.state(pattern, through)
-        if state.mode == "probing":
+        site = self.site(through)
+        if state.mode == "probing" and not (self.config.site_prior and site.settled(self.config)):
             return Plan(pattern, state.mode, "browser", True, "probe", state.reference())
         if state.mode == "browser":
             return Plan(pattern, state.mode, "browser", False, "pinned", state.reference())
         if audited(url, self.config.audit_share):
             return Plan(pattern, state.mode, "browser", True, "audit", state.reference())
-        return Plan(pattern, state.mode, "http", False, "http", state.reference())
+        reason = "site" if state.mode == "probing" else "http"  # the site's evidence, or the pattern's own
+        return Plan(pattern, state.mode, "http", False, reason, state.reference())

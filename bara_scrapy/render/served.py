@@ -23,7 +23,7 @@ Path = Literal["browser", "http"]
 @dataclass
 class Served:
     """The path that gives a page's item and why (`always`, `never`, `probe`, `audit`, `pinned`, `http`,
-    `escalated:<signal>`, `retry`), and for probes and audits how the two results compared."""
+    `site`, `escalated:<signal>`, `retry`), and for probes and audits how the two results compared."""
 
     path: Path
     reason: str

@@ -43,10 +43,6 @@ NOSCRIPT_JS = re.compile(
     r"\b(required|disabled|is off|must be|needs to be|enabled)|javascript\s+(aktivieren|activer|habilitar)",
     re.IGNORECASE | re.DOTALL)
 INFINITE_LIBS = re.compile(r"infinite-?scroll|infinitescroll|infinite-ajax-scroll|\bias\.min\.js", re.IGNORECASE)
-# inline code that reacts to the reader's scroll and adds to the page: an infinite feed written by hand
-SCROLL_TRIGGER = re.compile(r"\bIntersectionObserver\b|addEventListener\(\s*['\"]scroll['\"]|\bonscroll\b")
-DOM_INSERT = re.compile(r"\.(appendChild|append|prepend|insertBefore|insertAdjacentHTML|insertAdjacentElement)\s*\("
-                        r"|\binnerHTML\s*\+=|\bfetch\s*\(|\bXMLHttpRequest\b")
 STREAM_TYPES = re.compile(r"mpegurl|dash\+xml|\.m3u8\b|\.mpd\b", re.IGNORECASE)
 THIN_TEXT_CHARS = 200  # served text below this, with scripts on the page: a shell that scripts fill
 BELOW_PATTERN = 0.5  # text below this share of the pattern's rendered pages (their median)
@@ -151,8 +147,7 @@ def signals(html: str, snapshot: PageSnapshot, *, text_chars: int | None = None,
         found.add("load_more")
     if _empty_panel(doc):
         found.add("empty_panel")
-    if any(INFINITE_LIBS.search(u) for u in external) or any(
-            INFINITE_LIBS.search(c) or (SCROLL_TRIGGER.search(c) and DOM_INSERT.search(c)) for c in inline):
+    if any(INFINITE_LIBS.search(u) for u in external) or any(INFINITE_LIBS.search(c) for c in inline):
         found.add("infinite_scroll")
     # text only: a pattern's pages differ in their number of links (the last page of a list, a leaf)
     if reference is not None and text_chars is not None and text_chars < BELOW_PATTERN * reference.text_chars:

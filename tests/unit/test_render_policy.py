@@ -125,3 +125,21 @@ def test_the_reference_is_the_median_of_the_rendered_results() -> None:
     ref = state.reference()
     assert ref is not None and (ref.text_chars, ref.links) == (3000, 20)
     assert PatternState().reference() is None
+
+
+def test_a_site_whose_comparisons_were_all_equal_serves_a_new_pattern_over_http() -> None:
+    policy = RenderPolicy(PolicyConfig(probes=2, audit_share=0.0))
+    for i in range(2):
+        policy.record(i, f"https://a.org/news/{i}", EQUAL)
+    assert policy.plan("https://a.org/people/ann", 0).reason == "probe"  # one equal page is not enough
+    plan = policy.plan("https://a.org/people/ann", 1)
+    assert (plan.first, plan.compare, plan.reason) == ("http", False, "site")
+    policy.record(2, "https://a.org/shop/9", Observation("different", 10, 1, signalled=True))  # explained
+    assert policy.plan("https://a.org/people/bob", 2).reason == "site"
+    policy.record(3, "https://a.org/shop/10", Observation("different", 10, 1))  # unexplained: withdrawn
+    assert policy.plan("https://a.org/people/cy", 3).reason == "probe"
+    assert policy.plan("https://a.org/people/cy", 2).reason == "site"  # planned from the pages before it
+    strict = RenderPolicy(PolicyConfig(probes=2, audit_share=0.0, site_prior=False))
+    for i in range(3):
+        strict.record(i, f"https://a.org/news/{i}", EQUAL)
+    assert strict.plan("https://a.org/people/ann", 2).reason == "probe"

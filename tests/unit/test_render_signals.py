@@ -37,10 +37,6 @@ ESCALATE = {
     "load_more/fr": page(PROSE + '<a href="#" class="btn">Voir plus</a>'),
     "empty_panel": page(PROSE + '<button role="tab" aria-controls="specs">Specs</button><div id="specs"></div>'),
     "infinite_scroll": page(PROSE + '<script src="/js/infinite-scroll.pkgd.min.js"></script>'),
-    "infinite_scroll/by hand": page(PROSE + '<ul id="feed"><li>One</li></ul><div id="more"></div><script>'
-                              "new IntersectionObserver(() => { const li = document.createElement('li');"
-                              " document.getElementById('feed').appendChild(li); })"
-                              ".observe(document.getElementById('more'));</script>"),
 }
 # an IntersectionObserver that only swaps `data-src` into `src`: the HTTP path reads `data-src` itself
 LAZY_LOADER = page(PROSE + '<img data-src="/a.jpg" src="/a-small.jpg"><script>const io = new IntersectionObserver('
