@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..render.compare import normalise_text
 from .generate import generate_sites
@@ -24,15 +25,27 @@ from .runner import read_items
 from .truth import site_path
 
 
+def local(url: str | None) -> str | None:
+    """A URL without its scheme and host: two bench runs serve the same sites on other ports.
+
+    >>> local("http://127.0.0.1:4711/s01/post/a?x=1"), local(None)
+    ('/s01/post/a?x=1', None)
+    """
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
 def essentials(item: dict[str, Any]) -> tuple[object, ...]:
     """What must not change with the path: status, text, the verified media."""
-    media = sorted((m["kind"], m["url"]) for key in ("images", "videos", "embeds") for m in item.get(key) or []
-                   if m.get("verified") or key == "embeds")
+    media = sorted((m["kind"], local(m["url"])) for key in ("images", "videos", "embeds")
+                   for m in item.get(key) or [] if m.get("verified") or key == "embeds")
     return item["status"], normalise_text(item.get("text") or ""), tuple(media)
 
 
 def ref(item: dict[str, Any]) -> tuple[object, ...]:
-    return item["url"], item["bfs_index"], item["depth"], item["parent_url"]
+    return local(item["url"]), item["bfs_index"], item["depth"], local(item["parent_url"])
 
 
 def _pct(part: int, whole: int) -> str:
@@ -49,8 +62,8 @@ def compare_runs(out: Path, sites: int, seed: int) -> list[str]:
     wrong: list[str] = []
     exact = 0
     for site_id, spec in sorted(specs.items()):
-        always = {i["url"]: i for i in _items(out / "items" / "full" / f"{site_id}.jsonl")}
-        auto = {i["url"]: i for i in _items(out / "items" / "auto" / f"{site_id}.jsonl")}
+        always = {local(i["url"]): i for i in _items(out / "items" / "full" / f"{site_id}.jsonl")}
+        auto = {local(i["url"]): i for i in _items(out / "items" / "auto" / f"{site_id}.jsonl")}
         exact += sorted(map(ref, always.values())) == sorted(map(ref, auto.values()))
         for url, item in auto.items():
             render = item.get("render") or {}
@@ -59,10 +72,10 @@ def compare_runs(out: Path, sites: int, seed: int) -> list[str]:
             confusion[(path, "equal" if same else "different")] += 1
             reasons[render.get("reason", "?")] += 1
             by_layout[spec.layout][path] += 1
-            for quirk in page_quirks(spec, spec.page_at(site_path(item.get("final_url") or url))) or ["(none)"]:
+            for quirk in page_quirks(spec, spec.page_at(site_path(item.get("final_url") or item["url"]))) or ["(none)"]:
                 by_quirk[quirk][path] += 1
             if path == "http" and not same:
-                wrong.append(f"- {site_id} {url}: {render}")
+                wrong.append(f"- {site_id} {item['url']}: {render}")
     total = sum(confusion.values())
     lines += [f"Sites with the same pages and bfs_index as always: {exact}/{len(specs)}", "",
               "| served by | item equal to always | item different |", "|---|---|---|"]
