@@ -9,18 +9,16 @@ image swapping its placeholder for its URL stays one image.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bara_scrapy.browser.reveal import Accumulator
 from bara_scrapy.extraction.media import build_media
 
 from ..aio import aio
+from ..browser_utils import chromium, needs_chromium
 from ..crawl_utils import one_page_site
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed")
+pytestmark = needs_chromium
 
 PAGE = """<html><body>{script}<main>
 <div id="batch"></div>
@@ -37,26 +35,20 @@ HOSTILE = '<script>Object.defineProperty(window, "__baraGroups", {get() { throw 
 @pytest.mark.parametrize("script", ["", HOSTILE], ids=["page", "page-that-took-the-name"])
 @aio
 async def test_an_image_inserted_before_another_between_collections_is_its_own_image(script: str) -> None:
-    from playwright.async_api import async_playwright
-
     with one_page_site(PAGE.format(script=script)) as server:
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            try:
-                page = await browser.new_page()
-                await page.goto(server.url("/"))
-                acc = Accumulator()
-                await acc.collect(page)
-                # a batch lands before the old images, and the lazy image swaps its placeholder for its URL
-                await page.evaluate("""() => {
-                    document.getElementById("batch").innerHTML = '<img src="/img/new.png" alt="new">';
-                    const lazy = document.getElementById("lazy");
-                    lazy.src = lazy.dataset.src;
-                    document.getElementById("recycled").src = "/img/second.png";  // the node shows another image
-                }""")
-                await acc.collect(page)
-            finally:
-                await browser.close()
+        async with chromium() as browser:
+            page = await browser.new_page()
+            await page.goto(server.url("/"))
+            acc = Accumulator()
+            await acc.collect(page)
+            # a batch lands before the old images, and the lazy image swaps its placeholder for its URL
+            await page.evaluate("""() => {
+                document.getElementById("batch").innerHTML = '<img src="/img/new.png" alt="new">';
+                const lazy = document.getElementById("lazy");
+                lazy.src = lazy.dataset.src;
+                document.getElementById("recycled").src = "/img/second.png";  // the node shows another image
+            }""")
+            await acc.collect(page)
     media = build_media(acc.candidates.values(), [])
     images = {m.url.rsplit("/", 1)[1]: sorted(v.rsplit("/", 1)[1] for v in m.variants) for m in media.images}
     # with a group count per collection, new.png was old.png's variant; with a group per element and no more,

@@ -7,18 +7,13 @@ page shows in its content as well as in its header are the page's own.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from bara_scrapy.browser.reveal import Accumulator
 from bara_scrapy.extraction.media import build_media
 from bara_scrapy.extraction.static import snapshot_from_html
 
 from ..aio import aio
+from ..browser_utils import chromium, needs_chromium
 from ..crawl_utils import one_page_site
-
-CHROMIUM = "/usr/bin/chromium"
 
 PAGE = """<!doctype html><html><body>
 <header class="site-header"><a href="/"><img src="/img/brand.png" alt="Site"></a><img src="/img/shared.png"></header>
@@ -44,20 +39,14 @@ def test_the_http_path_flags_the_furniture_images() -> None:
     assert got == {**{n: True for n in FURNITURE}, **{n: False for n in OWN}}
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed")
+@needs_chromium
 @aio
 async def test_the_browser_flags_the_same_images_as_the_http_path() -> None:
-    from playwright.async_api import async_playwright
-
     with one_page_site(PAGE) as server:
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            try:
-                page = await browser.new_page()
-                await page.goto(server.url("/"))
-                acc = Accumulator()
-                await acc.collect(page)
-            finally:
-                await browser.close()
+        async with chromium() as browser:
+            page = await browser.new_page()
+            await page.goto(server.url("/"))
+            acc = Accumulator()
+            await acc.collect(page)
     got = flags(build_media(acc.candidates.values(), []).images)
     assert got == {**{n: True for n in FURNITURE}, **{n: False for n in OWN}}

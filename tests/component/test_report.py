@@ -18,9 +18,9 @@ from bara_scrapy.bench.media import image_bytes
 from bara_scrapy.bench.server import Site, SiteServer
 from bara_scrapy.items import Attempt, Media, PageItem
 from bara_scrapy.report import ReportMeta, build_report_data, read_items, render_html, write_report
+from tests.browser_utils import chromium, needs_chromium
 from tests.crawl_utils import REPO_ROOT
 
-CHROMIUM = "/usr/bin/chromium"
 STATUS_OF = {5: "incomplete", 9: "failed"}  # by i % 10; the rest are ok
 
 
@@ -176,44 +176,38 @@ def media_server() -> Iterator[SiteServer]:
 
 
 async def _drive(report: Path, big: Path, stored_page: int) -> dict[str, Any]:
-    from playwright.async_api import async_playwright
-
     out: dict[str, Any] = {}
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = await browser.new_page(viewport={"width": 1400, "height": 1000})
-            await page.goto(report.as_uri() + "#page=4")
-            await page.wait_for_selector("body[data-ready='1']")
-            out["summary"] = await page.evaluate(READ_SUMMARY)
-            out["title4"] = await page.text_content("#detail h2")
-            await page.wait_for_function(THUMBS_LOADED, arg=1, timeout=30_000)
-            await page.goto(report.as_uri() + f"#page={stored_page}")
-            await page.reload()
-            await page.wait_for_selector("body[data-ready='1']")
-            await page.wait_for_function(THUMBS_LOADED, arg=2, timeout=30_000)
-            out["stored_srcs"] = await page.eval_on_selector_all("#detail img.thumb", "(t) => t.map((i) => i.src)")
-            out["tree_selected"] = await page.text_content("#tree .sel")
-            await page.select_option("#f-status", "failed")
-            out["failed_count"] = await page.text_content("#count")
-            await page.select_option("#f-status", "")
-            await page.fill("#f-search", "page number 17")
-            out["search_rows"] = await page.eval_on_selector_all("#rows tr", "(r) => r.map((x) => x.dataset.i)")
-            await page.goto(big.as_uri())
-            await page.wait_for_selector("body[data-ready='1']", timeout=60_000)
-            out["big_rows"] = await page.eval_on_selector_all("#rows tr", "(r) => r.length")
-            out["big_nodes"] = await page.evaluate("document.querySelectorAll('*').length")
-            out["big_count"] = await page.text_content("#count")
-            await page.click("#next")
-            out["big_next_first"] = await page.eval_on_selector("#rows tr", "(r) => r.dataset.i")
-            out["big_pageno"] = await page.text_content("#pageno")
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 1400, "height": 1000})
+        await page.goto(report.as_uri() + "#page=4")
+        await page.wait_for_selector("body[data-ready='1']")
+        out["summary"] = await page.evaluate(READ_SUMMARY)
+        out["title4"] = await page.text_content("#detail h2")
+        await page.wait_for_function(THUMBS_LOADED, arg=1, timeout=30_000)
+        await page.goto(report.as_uri() + f"#page={stored_page}")
+        await page.reload()
+        await page.wait_for_selector("body[data-ready='1']")
+        await page.wait_for_function(THUMBS_LOADED, arg=2, timeout=30_000)
+        out["stored_srcs"] = await page.eval_on_selector_all("#detail img.thumb", "(t) => t.map((i) => i.src)")
+        out["tree_selected"] = await page.text_content("#tree .sel")
+        await page.select_option("#f-status", "failed")
+        out["failed_count"] = await page.text_content("#count")
+        await page.select_option("#f-status", "")
+        await page.fill("#f-search", "page number 17")
+        out["search_rows"] = await page.eval_on_selector_all("#rows tr", "(r) => r.map((x) => x.dataset.i)")
+        await page.goto(big.as_uri())
+        await page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        out["big_rows"] = await page.eval_on_selector_all("#rows tr", "(r) => r.length")
+        out["big_nodes"] = await page.evaluate("document.querySelectorAll('*').length")
+        out["big_count"] = await page.text_content("#count")
+        await page.click("#next")
+        out["big_next_first"] = await page.eval_on_selector("#rows tr", "(r) => r.dataset.i")
+        out["big_pageno"] = await page.text_content("#pageno")
     return out
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed")
+@needs_chromium
 def test_report_in_chromium(media_server: SiteServer, tmp_path: Path) -> None:
     items = make_items(media_server.base, 120)
     stored_page = 8  # ok, two images: one stored copy on disk, one served by the loopback server
