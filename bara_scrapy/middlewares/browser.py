@@ -32,8 +32,6 @@ from ..render.signals import signals
 from ..snapshot import HTML_TYPES, Fetched, PageSnapshot
 
 logger = logging.getLogger(__name__)
-# meta of the plain download a probe or an audit makes beside the page's render
-HTTP_SIDE_KEY = "bara_http_side"
 
 PLAYWRIGHT_KEYS = (
     "playwright", "playwright_context", "playwright_page_init_callback", "playwright_page_goto_kwargs",
@@ -93,7 +91,7 @@ class BrowserMiddleware:
             return Served("http", "never")
         if plan is None:
             return Served("browser", "retry" if mode == "auto" and state.history else "always")
-        return Served(plan.first, plan.reason)
+        return Served(*plan.serve())
 
     def _render(self, request: Request, instructions: dict[str, object]) -> None:
         request.meta.update(
@@ -111,8 +109,7 @@ class BrowserMiddleware:
         """A plain download of a probed or audited page, as HTTP mode would serve it (None: it failed,
         was no 2xx HTML page or redirected: the comparison is inconclusive, the page is rendered)."""
         side = Request(request.url, dont_filter=True, priority=request.priority, headers=request.headers.copy(),
-                       meta={"dont_redirect": True, "dont_retry": True, "handle_httpstatus_all": True,
-                             HTTP_SIDE_KEY: True})
+                       meta={"dont_redirect": True, "dont_retry": True, "handle_httpstatus_all": True})
         try:
             response = await self.crawler.engine.download_async(side)
         except Exception as exc:  # any failure is inconclusive, never a label
@@ -149,11 +146,10 @@ class BrowserMiddleware:
             return response
         result = methods[0].result if methods and isinstance(methods[0], PageMethod) else None
         snapshot = self._snapshot(request, response, rendered=result if isinstance(result, dict) else None)
-        served = state.served
-        if served is not None and served.path == "http" and served.reason != "never":
+        if state.plan is not None and state.served is not None and state.served.path == "http":
             state.signals = self._signals(snapshot, state)
             if state.signals:  # only a browser gives this page's result: render it instead
-                state.served = Served("browser", f"escalated:{state.signals[0]}")
+                state.served = Served(*state.plan.serve(state.signals))
                 self.crawler.stats.inc_value(f"bara/render/escalated/{state.signals[0]}")
                 return request.replace(dont_filter=True)
         state.snapshot = snapshot

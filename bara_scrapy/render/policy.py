@@ -43,6 +43,11 @@ class PolicyConfig:
     # serves the pages of a pattern still probing over HTTP too (signals and audits still apply).
     site_prior: bool = True
 
+    def explains(self, obs: Observation) -> bool:
+        """Whether a difference is explained: the page's HTTP document showed a signal, so `http` mode renders
+        it whatever its comparison says (an audited page too)."""
+        return obs.signalled and not self.explained_differences_pin
+
 
 @dataclass(frozen=True)
 class Observation:
@@ -100,9 +105,7 @@ class PatternState:
                 state = replace(state, mode="http")
         elif obs.outcome == "different":
             state = replace(state, compared=state.compared + 1, differences=state.differences + 1)
-            # an audit too: a page with a signal is rendered in `http` mode whatever its comparison says
-            explained = obs.signalled and not config.explained_differences_pin
-            if not explained:  # an explained one says nothing of the pages without a signal
+            if not config.explains(obs):  # an explained one says nothing of the pages without a signal
                 state = replace(state, equal_run=0, mode="browser")
         return state
 
@@ -123,7 +126,7 @@ class SiteState:
     def learn(self, obs: Observation, config: PolicyConfig) -> SiteState:
         if obs.outcome == "equal":
             return replace(self, equal=self.equal + 1)
-        if obs.outcome == "different" and (config.explained_differences_pin or not obs.signalled):
+        if obs.outcome == "different" and not config.explains(obs):
             return replace(self, unexplained=self.unexplained + 1)
         return self
 
@@ -167,9 +170,11 @@ class Plan:
         ('browser', 'escalated:load_more')
         >>> Plan("p", "http", "http", False, "http").serve(), Plan("p", "probing", "browser", True, "probe").serve()
         (('http', 'http'), ('browser', 'probe'))
+        >>> Plan("p", "probing", "http", False, "site").serve()
+        ('http', 'site')
         """
         if self.first == "http" and not self.compare:
-            return ("browser", f"escalated:{reasons[0]}") if reasons else ("http", "http")
+            return ("browser", f"escalated:{reasons[0]}") if reasons else ("http", self.reason)
         return "browser", self.reason
 
 
