@@ -106,20 +106,63 @@ _ITEM_MARKUP = {  # (start, item, end): each item has a label {l} and a key sent
                      'reply #{n}</div><div class="post-body">{s}</div></div>', "</div>"),
     "search_results": ('<ol class="results">', '<li class="result"><h3>{l}</h3><cite>www.{k}.invalid/{n}</cite>'
                        '<span class="snippet">{s}</span></li>', "</ol>"),
+    # page parts (`sites.PAGE_PARTS`) as real CMSs and apps mark them up; {h}: a link the page already has
+    # (the site's first menu entry), so that no part changes the crawl
+    "hero_headline": ('<div class="banner"><div class="container">', "<h1>{s}</h1>", "</div></div>"),
+    "article_header": ('<article class="post type-post hentry"><header class="entry-header page-header">',
+                       '<h2 class="entry-title">{l}</h2><p class="entry-summary lead">{s}</p>'
+                       '<div class="entry-meta">Posted on <time>June {n}</time> by <a href="{h}">{k}</a></div>',
+                       '</header><div class="entry-content"></div></article>'),
+    "figure_captions": ("", '<figure class="wp-block-image size-large"><div class="wp-image-placeholder" role="img" '
+                        'aria-label="{l}"></div><figcaption class="wp-element-caption">{s}</figcaption></figure>', ""),
+    "card_links": ('<div class="col-md-9"><div class="feed-toggle"><ul class="nav nav-pills outline-active">'
+                   '<li class="nav-item"><span class="nav-link active">Global Feed</span></li></ul></div>',
+                   '<div class="article-preview"><div class="article-meta"><span class="author">{l}</span>'
+                   '<span class="date">June {n}</span></div><a href="{h}" class="preview-link"><h1>{s}</h1>'
+                   "<p>Notes by {l}.</p><span>Read more...</span></a></div>", "</div>"),
+    "profile_bio": ('<div class="profile-page"><div class="user-info"><div class="container"><div class="row">',
+                    '<h4>{l}</h4><p>{s}</p><button class="btn btn-sm btn-outline-secondary action-btn">'
+                    "Follow {l}</button>", "</div></div></div></div>"),
+    "comment_cards": ('<div class="row"><div class="col-xs-12 col-md-8 offset-md-2">',
+                      '<div class="card"><div class="card-block"><p class="card-text">{s}</p></div>'
+                      '<div class="card-footer"><span class="comment-author">{l}</span>'
+                      '<span class="date-posted">June {n}</span></div></div>', "</div></div>"),
+    "faq_links": ('<div class="accordion" id="faq">', '<div class="accordion-item"><h2 class="accordion-header">'
+                  '<button class="accordion-button collapsed" type="button">{l}?</button></h2>'
+                  '<div class="accordion-collapse collapse"><div class="accordion-body">{s} See '
+                  '<a href="{h}">the help pages</a>.</div></div></div>', "</div>"),
+    "list_intro": ('<div class="view view-news view-display-id-page">',
+                   '<div class="views-row"><div class="views-field views-field-title"><span class="field-content">'
+                   '<a href="{h}">{l}</a></span></div><div class="views-field-body">{s}</div></div>',
+                   "</div></div>", '<div class="view-header"><p>{s}</p></div><div class="view-content">'),
+    "carousel": ('<div id="slides" class="carousel slide" data-bs-ride="carousel"><div class="carousel-inner">',
+                 '<div class="carousel-item"><div class="carousel-caption d-none d-md-block"><h5>{l}</h5>'
+                 "<p>{s}</p></div></div>", "</div></div>"),
+    "tag_items": ('<div class="col-md-8">', '<div class="quote"><span class="text">{s}</span><span>by '
+                  '<small class="author">{l}</small> <a href="{h}">(about)</a></span><div class="tags">Tags: '
+                  '<a class="tag" href="{h}">{k}</a> <a class="tag" href="{h}">life</a> '
+                  '<a class="tag" href="{h}">love</a> <a class="tag" href="{h}">truth</a></div></div>', "</div>"),
+    "utility_hidden": ('<section class="hidden md:block lg:grid lg:grid-cols-3 gap-4">',
+                       '<div class="p-4 text-sm text-gray-500"><h3 class="font-bold truncate">{l}</h3>'
+                       '<p class="line-clamp-2">{s}</p></div>', "</section>"),
 }
 
 
-def items_html(block: Block) -> str:
-    """The list items of a block in its layout's markup.
+def items_html(block: Block, href: str = "/") -> str:
+    """The list items of a block in its layout's markup (a 4th markup, if any, is the first item's, e.g. a
+    list's intro; `href`: a link the page already has).
 
     >>> items_html(Block("static", layout="quotes", items=(("Ann", "Hi there."),)))[21:]
     '<li class="comment"><span class="author">Ann</span> wrote:<blockquote>Hi there.</blockquote></li></ul>'
+    >>> items_html(Block("static", layout="list_intro", items=(("A b", "Intro."), ("C d", "x."))))[49:119]
+    '<div class="view-header"><p>Intro.</p></div><div class="view-content">'
     """
     if not block.items:
         return ""
-    start, item, end = _ITEM_MARKUP[block.layout]
-    body = "".join(item.format(l=escape(label), s=escape(text), n=n + 1, k=escape(label.split()[0].lower()))
-                   for n, (label, text) in enumerate(block.items))
+    start, item, end, *first = _ITEM_MARKUP[block.layout]
+    body = "".join((first[0] if first and n == 0 else item).format(
+        l=escape(label), s=escape(text), n=n + 1, k=escape(label.split()[0].lower()), h=_a(href))
+        for n, (label, text) in enumerate(block.items))
     return start + body + end
 
 
@@ -128,7 +171,7 @@ def block_html(spec: SiteSpec, block: Block, hosts: Hosts, uid: str) -> str:
     start, item, end = _LINK_MARKUP[spec.layout]
     parts = [f"<p>{escape(p)}</p>" for p in block.paragraphs]
     if block.items:
-        parts.append(items_html(block))
+        parts.append(items_html(block, hosts.href(spec.nav[0].href) if spec.nav else "/"))
     if block.links:
         items = "".join(item.format(h=_a(hosts.href(lk.href)), t=escape(lk.text)) for lk in block.links)
         parts.append(start + items + end)

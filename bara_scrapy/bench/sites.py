@@ -37,6 +37,18 @@ MEDIA_FEATURES = (
 )
 # Content laid out as a list of short items (`Block.layout`), one key sentence per item.
 LIST_FEATURES = ("card_grid", "quotes", "long_table", "accordion", "forum_thread", "search_results")
+# Parts of a page a reader sees, in the markup real CMSs and apps give them (WordPress, Drupal, Bootstrap,
+# Tailwind, a React app), class names that name furniture included (`banner`, `page-header`, `hidden`,
+# `d-none`, `collapse`): one key sentence per item (`render._ITEM_MARKUP`), (fewest, most) items each.
+PAGE_PARTS = {
+    "hero_headline": (1, 1), "article_header": (1, 1), "figure_captions": (2, 4), "card_links": (4, 8),
+    "profile_bio": (1, 1), "comment_cards": (2, 5), "faq_links": (3, 6), "list_intro": (3, 6),
+    "carousel": (2, 4), "tag_items": (5, 10), "utility_hidden": (3, 6),
+}
+# items whose sentence is short, as a quote's among its tag links is
+SHORT_PARTS = ("tag_items",)
+# parts that stand above a page's text, as a hero, an article's header, a profile's bio and a listing's intro do
+TOP_PARTS = ("hero_headline", "article_header", "profile_bio", "list_intro")
 # Furniture planted on every page, one sentence each, that `text` must leave out.
 BOILERPLATE = ("menu", "footer", "cookie", "related", "share")
 WIDE_HUB_WIDTH = 8  # W of wide-hub sites (their hub links to more pages than that)
@@ -81,7 +93,7 @@ class Block:
     links: tuple[Link, ...] = ()
     media: tuple[MediaRef, ...] = ()
     key: tuple[str, ...] = ()  # key sentences (each appears in `paragraphs` or `items`)
-    layout: str = ""  # one of LIST_FEATURES, or "entries" (feed / load-more items), or "" (prose)
+    layout: str = ""  # one of LIST_FEATURES or PAGE_PARTS, or "entries" (feed / load-more items), or "" (prose)
     items: tuple[tuple[str, str], ...] = ()  # (label, sentence) per list item: author, title, name, question
 
 
@@ -296,6 +308,8 @@ class _Builder:
         self.features = _deal(LINK_FEATURES, 3, index, seed) + _deal(MEDIA_FEATURES, 4, index, seed)
         self.list_features = _deal(LIST_FEATURES, 2, index, seed)
         self.lists = random.Random(f"bara-bench/{seed}/{index}/lists")
+        self.page_parts = _deal(tuple(PAGE_PARTS), 2, index, seed)
+        self.parts = random.Random(f"bara-bench/{seed}/{index}/parts")
         self.nodes: dict[str, _Node] = {}
         self.nav: list[Link] = []
         self.footer: list[Link] = []
@@ -469,6 +483,20 @@ class _Builder:
         mechanism = self.lists.choice(("static", "static", "script"))
         node.blocks.append(Block(mechanism, (), (), (), tuple(s for _, s in items), feature, items))
 
+    # page parts: their own generator too (the sites' structure and lists do not change)
+    def apply_page_part(self, part: str) -> None:
+        fewest, most = PAGE_PARTS[part]
+        items = []
+        for _ in range(self.parts.randint(fewest, most)):
+            label, text = " ".join(slug_word(self.parts).capitalize() for _ in range(2)), sentence(self.parts)
+            if part in SHORT_PARTS:
+                text = " ".join(text.split()[:5]) + "."
+            items.append((label, text))
+        pool = [p for p, node in self.nodes.items() if not node.quirks]
+        node = self.nodes[self.parts.choice(pool)]
+        mechanism = self.parts.choice(("static", "static", "script"))
+        node.blocks.append(Block(mechanism, (), (), (), tuple(s for _, s in items), part, tuple(items)))
+
     def boilerplate(self, path: str) -> tuple[tuple[str, str], ...]:
         rng = random.Random(f"{self.site_id}/boilerplate/{path}")
         return tuple((kind, sentence(rng)) for kind in BOILERPLATE)
@@ -518,7 +546,9 @@ class _Builder:
         text = tuple(paragraph(self.rng, self.rng.randint(3, 4)) for _ in range(self.rng.randint(2, 3)))
         key = tuple(p.split(". ")[i] + "." for p, i in zip(text, (0, 1), strict=False))
         static = Block("static", text, tuple(node.links), tuple(node.media), key)
-        return PageSpec(node.path, node.title, (static, *node.blocks), tuple(node.quirks),
+        top = tuple(b for b in node.blocks if b.layout in TOP_PARTS)
+        rest = tuple(b for b in node.blocks if b.layout not in TOP_PARTS)
+        return PageSpec(node.path, node.title, (*top, static, *rest), tuple(node.quirks),
                         self.boilerplate(node.path))
 
     def build(self) -> SiteSpec:
@@ -530,12 +560,15 @@ class _Builder:
                 self.apply_media_feature(feature)
         for feature in self.list_features:
             self.apply_list_feature(feature)
+        for part in self.page_parts:
+            self.apply_page_part(part)
         name = f"{slug_word(self.rng).capitalize()} {self.layout.title()}"
         spec = SiteSpec(
             site_id=self.site_id, name=name, layout=self.layout,
             pages=tuple(self.page_spec(n) for n in self.nodes.values()),
             nav=tuple(self.nav), footer=tuple(self.footer), redirects=tuple(self.redirects),
-            robots_disallow=tuple(self.robots), calendar=self.calendar, features=self.features + self.list_features,
+            robots_disallow=tuple(self.robots), calendar=self.calendar,
+            features=self.features + self.list_features + self.page_parts,
         )
         if "wide_hub" in self.features:  # the hub's own budget: W binds on a small site
             spec = SiteSpec(**{**_fields(spec), "budget": Budget(max_width=WIDE_HUB_WIDTH)})

@@ -16,6 +16,7 @@ from bara_scrapy.bench.sites import (
     LINK_FEATURES,
     LIST_FEATURES,
     MEDIA_FEATURES,
+    PAGE_PARTS,
     PLACEHOLDER_HOSTS,
     Budget,
     SiteSpec,
@@ -60,7 +61,7 @@ def test_sizes_layouts_and_features_vary() -> None:
     assert min(sizes) >= 4 and max(sizes) <= 30 and len(set(sizes)) > 10
     assert {s.layout for s in specs} == set(LAYOUTS)
     features = Counter(f for s in specs for f in s.features)
-    assert set(features) == set(LINK_FEATURES) | set(MEDIA_FEATURES) | set(LIST_FEATURES)
+    assert set(features) == set(LINK_FEATURES) | set(MEDIA_FEATURES) | set(LIST_FEATURES) | set(PAGE_PARTS)
     assert min(features.values()) >= 8  # every failure mode in several sites
 
 
