@@ -45,6 +45,7 @@ class Block:
     marked: bool = False  # inside one of the elements the caller marked (a repeated group's items)
     link_words: int = 0  # words of `text` inside links (menus and teaser rails are mostly links)
     framed: bool = False  # inside the page's article frame (its headline, the article around the kept text)
+    carded: bool = False  # inside a link that wraps block content: a card's <a><h3>title</h3><p>gist</p></a>
 
 
 def _norm(s: str) -> str:
@@ -62,10 +63,12 @@ def _is_data_row(tr: HtmlElement) -> bool:
 
 
 class _Walker:
-    def __init__(self, base_url: str, marks: frozenset[HtmlElement], frame: frozenset[HtmlElement]) -> None:
+    def __init__(self, base_url: str, marks: frozenset[HtmlElement], frame: frozenset[HtmlElement],
+                 unframe: frozenset[HtmlElement] = frozenset()) -> None:
         self.base = base_url
         self.marks = marks
         self.frame = frame
+        self.unframe = unframe
         self.inside = 0  # depth of marked elements around the current one
         self.framed = 0  # depth of frame elements around the current one
         self.href = ""  # target of a link wrapping block-level content
@@ -83,11 +86,13 @@ class _Walker:
             text, md = _norm("".join(self.text)), _norm("".join(self.md))
         self.text, self.md = [], []
         link_words, self.link_words = self.link_words, 0
-        if self.href and text and "](" not in md:
+        carded = bool(self.href and text and "](" not in md)
+        if carded:
             md = f"[{md}]({self.href})"
             link_words = len(_WORD.findall(text))
         if text.strip():
-            self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0))
+            self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
+                                     carded))
 
     def inline(self, s: str | None) -> None:
         if s:
@@ -98,16 +103,17 @@ class _Walker:
         tag = el.tag if isinstance(el.tag, str) else ""
         if not tag or tag in INVISIBLE:
             return
-        marked, framed = el in self.marks, el in self.frame
-        if marked or framed:
+        marked, framed, unframed = el in self.marks, el in self.frame, el in self.unframe
+        saved = self.framed
+        if marked or framed or unframed:
             self.flush(kind)
             self.inside += marked
-            self.framed += framed
+            self.framed = 0 if unframed else self.framed + framed
         self._walk(el, tag, kind)
-        if marked or framed:
+        if marked or framed or unframed:
             self.flush(kind)
             self.inside -= marked
-            self.framed -= framed
+            self.framed = saved
 
     def _walk(self, el: HtmlElement, tag: str, kind: str) -> None:
         if tag == "br":
@@ -161,15 +167,16 @@ class _Walker:
 
 
 def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElement] = frozenset(),
-                frame: frozenset[HtmlElement] = frozenset()) -> list[Block]:
-    """The blocks of a tree in document order.
+                frame: frozenset[HtmlElement] = frozenset(),
+                unframe: frozenset[HtmlElement] = frozenset()) -> list[Block]:
+    """The blocks of a tree in document order (`framed` inside `frame` elements, unless inside an `unframe` one).
 
     >>> from lxml.html import fromstring
     >>> [(b.kind, b.md) for b in tree_blocks(fromstring(
     ...     '<div><h2>Top</h2><ul><li>One <a href="/x">link</a></li></ul><p>Done<br>Next</p></div>'), "http://h/")]
     [('h', 'Top'), ('li', 'One [link](http://h/x)'), ('p', 'Done'), ('p', 'Next')]
     """
-    walker = _Walker(base_url, marks, frame)
+    walker = _Walker(base_url, marks, frame, unframe)
     walker.walk(root, "p")
     walker.flush("p")
     return walker.blocks

@@ -34,6 +34,13 @@ BOILER_TOKENS = frozenset(
     "breadcrumb breadcrumbs pagination pager navbar menu megamenu sidebar skip toolbar masthead topbar "
     "signup paywall popup modal banner outbrain taboola popular trending hidden".split()
 )
+# Of those, the names that rarely label a page's own content: they corroborate trafilatura's leaving a block
+# out (`content.py`); "banner", "hidden", "popular", "menu" or "sidebar" name heroes, headlines and answers too.
+OMISSION_TOKENS = frozenset(
+    "cookie cookies consent gdpr cmp share sharing sharebar social socials related recommended recommendations "
+    "advert adverts advertisement advertising ad ads adsbygoogle sponsor sponsored promo newsletter subscribe "
+    "breadcrumb breadcrumbs pagination pager signup paywall outbrain taboola".split()
+)
 EDGE_NAMES = frozenset({"header", "footer", "site-header", "site-footer", "page-header", "page-footer",
                         "global-header", "global-footer", "main-header", "main-footer", "top-bar", "bottom-bar",
                         "sr-only", "visually-hidden", "screen-reader-text"})
@@ -86,6 +93,17 @@ def is_boilerplate(el: HtmlElement) -> bool:
     if not (any(n.lower() in EDGE_NAMES for n in names) or any(tokens(n) & BOILER_TOKENS for n in names)):
         return False
     return looks_like_furniture(el)
+
+
+def named_omission(el: HtmlElement) -> bool:
+    """Whether an element's class or id names what a reader skips (`OMISSION_TOKENS`): a share bar, a related box.
+
+    >>> from lxml.html import fromstring
+    >>> [named_omission(fromstring(h)) for h in ('<div class="share-bar">x</div>', '<div class="banner">x</div>')]
+    [True, False]
+    """
+    names = (el.get("class") or "").split() + (el.get("id") or "").split()
+    return any(tokens(n) & OMISSION_TOKENS for n in names)
 
 
 FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo"})

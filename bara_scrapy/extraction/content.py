@@ -26,10 +26,20 @@ from lxml.html import HtmlElement
 
 from ..items import Comment
 from .blocks import Block, to_markdown, to_text, tree_blocks
-from .boilerplate import prune_split
+from .boilerplate import named_omission, prune_split
 from .comments import comments_of, threads
 from .lists import repeated_groups
-from .missed import article_frame, follows, is_plain_run, kept_container, main_headline, missed_groups
+from .missed import (
+    ARTICLE_WORDS,
+    LONG_ARTICLE,
+    article_frame,
+    follows,
+    is_plain_run,
+    kept_container,
+    main_frame,
+    main_headline,
+    missed_groups,
+)
 from .missed import seq as _seq
 from .text import (
     BROADER_FACTOR,
@@ -80,7 +90,7 @@ class Content:
         return "\n".join(b.text for b in self.blocks if _seq(b.text) not in drop)
 
 
-def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
+def merge(structure: list[Block], kept: list[Block], furniture: str = "", cards: bool = True) -> list[Block]:
     """trafilatura's blocks, less page furniture, with the missed groups' blocks in the page's reading order.
 
     A block trafilatura kept is dropped only when its text is in the pruned `furniture` and
@@ -123,7 +133,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             continue
         found = struct_seqs[i]
         header = b.kind == "row" and b.level == 1 and i + 1 < len(structure) and anchors[i + 1] >= 0
-        framed = not (b.marked or header) and _frame_content(b)
+        framed = not (b.marked or header) and _frame_content(b, cards)
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
         if (b.marked or header or framed) and anchors[i] < 0 and found not in kept_seq:
@@ -136,7 +146,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
 
 
-def _frame_content(b: Block) -> bool:
+def _frame_content(b: Block, cards: bool = True) -> bool:
     """A block of the article frame that trafilatura left out and a reader takes for the page's own:
     a headline, standfirst, caption, a paragraph holding a link; not a label, a byline or dateline,
     a bare URL or a row of links."""
@@ -147,6 +157,8 @@ def _frame_content(b: Block) -> bool:
     if b.kind != "code" and (DATELINE_SHARE * sum(t.isdigit() for t in tokens) >= n
                              or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens))):
         return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM")
+    if b.kind == "h" and b.carded:
+        return cards  # a card's title (a heading inside the card's link), unless the page is an article
     return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)
 
 
@@ -211,9 +223,13 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
     marks = frozenset(item for g in missed for item in g.items)
     headline = main_headline(structure, title)
-    frame = frozenset(el for el in (article_frame(structure, container), headline) if el is not None)
+    prose = words(to_text([b for b in blocks if b.kind == "p"]))  # an article, not a table or a list
+    main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
+    frame = frozenset(el for el in (article_frame(structure, container), headline, *main) if el is not None)
     method = "trafilatura+lists" if missed else "trafilatura"
-    blocks = merge(tree_blocks(structure, url, marks, frame), blocks, furniture)  # furniture out of trafilatura's too
+    unframe = frozenset(el for el in structure.iter() if isinstance(el.tag, str) and named_omission(el))
+    structured = tree_blocks(structure, url, marks, frame, unframe)
+    blocks = merge(structured, blocks, furniture, prose < ARTICLE_WORDS)  # furniture out of trafilatura's too
     if _little(blocks, body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(blocks, body_words):

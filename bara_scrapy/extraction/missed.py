@@ -154,6 +154,25 @@ def article_frame(root: HtmlElement, container: HtmlElement) -> HtmlElement | No
     return container if container is not root and container.tag not in ("html", "body") else None
 
 
+def main_frame(main: HtmlElement, end: HtmlElement | None, long: bool) -> tuple[HtmlElement, ...]:
+    """The parts of the page's <main> whose blocks trafilatura dropped are content too: all of it, or after a
+    long article (`long`) only what comes before the article's last kept element (`end`) and that element:
+    what follows a long article is teasers, bios, forms and comments (repeated groups decide comments).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><h1>T</h1><div><p>Lead</p><p>Body</p><ul><li>More</li></ul></div><p>Bio</p></main>')
+    >>> [e.text_content() for e in main_frame(t, t[1][1], True)], [e.tag for e in main_frame(t, t[1][1], False)]
+    (['Body', 'Lead', 'T'], ['main'])
+    """
+    if not long or end is None:
+        return (main,)
+    out, node = [end], end
+    while node is not main and node.getparent() is not None:
+        out.extend(node.itersiblings(preceding=True))
+        node = node.getparent()
+    return tuple(out)
+
+
 def main_headline(root: HtmlElement, title: str) -> HtmlElement | None:
     """The page's own headline: its one <h1>, or the <h1> the document title starts with or contains.
 
