@@ -40,7 +40,7 @@ from .items import Attempt
 from .reflection import AttemptOutcome, diagnose
 from .render.policy import Observation, Plan
 from .render.served import Served
-from .snapshot import PageSnapshot
+from .snapshot import Fetched, PageSnapshot
 
 if TYPE_CHECKING:
     from .config import BaraConfig
@@ -49,9 +49,22 @@ META_KEY = "bara"
 # (type, message) of an error the route handler met fetching the document itself (a refused certificate):
 # Chromium's own error for the aborted navigation would only say net::ERR_FAILED
 DOCUMENT_ERROR_KEY = "bara_document_error"
+# The document a page escalated from HTTP already fetched (`ServedDocument`): the route handler serves it to the
+# browser instead of fetching it again (`browser/route.py`), once
+SERVED_DOCUMENT_KEY = "bara_served_document"
 # Error pages reach the callback (and become items); redirects are still followed.
 ERROR_STATUSES = list(range(400, 600))
 RETRY_PRIORITY = 1  # a retry goes ahead of pages of its own depth
+
+
+@dataclass(frozen=True)
+class ServedDocument:
+    """A page's document as Scrapy downloaded it (200, not redirected, body decoded): for its escalation."""
+
+    url: str
+    content_type: str
+    body: bytes
+    exchange: Fetched | None = None  # the request and response as fetched, for the archive (`BARA_WARC`)
 
 
 @dataclass(frozen=True)

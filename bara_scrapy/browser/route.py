@@ -28,7 +28,7 @@ from playwright.async_api import APIResponse, Route
 from playwright.async_api import Error as PlaywrightError
 from w3lib.url import safe_url_string
 
-from ..page import DOCUMENT_ERROR_KEY
+from ..page import DOCUMENT_ERROR_KEY, SERVED_DOCUMENT_KEY, ServedDocument
 from ..snapshot import Fetched
 from ..tls import is_certificate_error
 from ..verify.ssrf import default_resolve, host_key, parse_literal
@@ -142,6 +142,10 @@ def rebase(body: bytes, final_url: str, requested_url: str) -> bytes:
 
 async def _fetch_document(route: Route, session: PageSession, policy: GuardPolicy) -> None:
     asked = current = route.request.url
+    served = session.meta.pop(SERVED_DOCUMENT_KEY, None)
+    if isinstance(served, ServedDocument) and served.url == asked:
+        await _serve(route, session, served)
+        return
     for _ in range(MAX_DOCUMENT_REDIRECTS + 1):
         try:
             response = await route.fetch(url=current, max_redirects=0, timeout=max(session.remaining(), 0.5) * 1000)
@@ -174,6 +178,16 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
         current = target
     session.leave(current, "redirect_loop")
     await route.fulfill(status=200, content_type="text/html", body=BLANK_HTML)
+
+
+async def _serve(route: Route, session: PageSession, served: ServedDocument) -> None:
+    """The document Scrapy already downloaded for this page (an escalation from HTTP), served as it came."""
+    headers = [("content-type", served.content_type)] if served.content_type else []
+    if len(served.body) <= MAX_SOURCE_BYTES:
+        session.source_html = served.body.decode("utf-8", errors="replace")
+    if session.archive and served.exchange is not None:
+        session.fetched.append(served.exchange)
+    await route.fulfill(status=200, headers=dict(headers), body=served.body)
 
 
 async def _keep(route: Route, response: APIResponse, session: PageSession, url: str, *, with_body: bool = True) -> None:

@@ -25,7 +25,7 @@ from ..browser.session import RenderOptions
 from ..config import BaraConfig
 from ..extraction.static import snapshot_from_html
 from ..http_utils import header_pairs
-from ..page import DOCUMENT_ERROR_KEY, PageState, page_state
+from ..page import DOCUMENT_ERROR_KEY, SERVED_DOCUMENT_KEY, PageState, ServedDocument, page_state
 from ..render.compare import child_links
 from ..render.served import Served
 from ..render.signals import signals
@@ -151,7 +151,13 @@ class BrowserMiddleware:
             if state.signals:  # only a browser gives this page's result: render it instead
                 state.served = Served(*state.plan.serve(state.signals))
                 self.crawler.stats.inc_value(f"bara/render/escalated/{state.signals[0]}")
-                return request.replace(dont_filter=True)
+                escalated = request.replace(dont_filter=True)
+                if response.status == 200 and response.url == request.url:  # the browser needs no second download
+                    escalated.meta[SERVED_DOCUMENT_KEY] = ServedDocument(
+                        request.url, snapshot.content_type, response.body,
+                        snapshot.fetched[0] if snapshot.fetched else None)
+                    self.crawler.stats.inc_value("bara/render/handed")
+                return escalated
         state.snapshot = snapshot
         return response
 
