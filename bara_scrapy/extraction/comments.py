@@ -34,8 +34,8 @@ def _names(el: HtmlElement) -> set[str]:
 
 
 def is_comment_run(g: Group) -> bool:
-    """Readers' comments, as the page names them (class/id of the items, their list or its holder;
-    schema.org Comment).
+    """Readers' comments, as the page names them (class/id of the items, their list or its holder, or of a
+    part of every item; schema.org Comment).
 
     >>> from lxml.html import fromstring
     >>> is_comment_run(Group(fromstring('<ol class="comment-list"/>'), (fromstring('<li>x</li>'),), 1, 0))
@@ -43,12 +43,19 @@ def is_comment_run(g: Group) -> bool:
     >>> is_comment_run(Group(fromstring('<ul/>'), (fromstring('<li itemtype="https://schema.org/Comment">x</li>'),),
     ...                      1, 0))
     True
+    >>> card = lambda: fromstring('<div class="card"><p>Nice.</p><a class="comment-author">ann</a></div>')
+    >>> is_comment_run(Group(fromstring('<div/>'), (card(), card()), 2, 1))
+    True
     """
     first = g.items[0]
     if "comment" in (first.get("itemtype") or "").lower():
         return True
     holders = [first, g.parent, *list(g.parent.iterancestors())[:2]]
-    return any(_names(el) & COMMENT_NAMES for el in holders)
+    if any(_names(el) & COMMENT_NAMES for el in holders):
+        return True
+    # or every item's parts say so (a card whose footer names its `comment-author`)
+    return all(any(_names(el) & COMMENT_NAMES for el in item.iterdescendants() if isinstance(el.tag, str))
+               for item in g.items)
 
 
 def comment_author(item: HtmlElement) -> str | None:

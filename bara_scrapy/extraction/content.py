@@ -30,7 +30,6 @@ from .boilerplate import named_omission, prune_split
 from .comments import comments_of, threads
 from .lists import repeated_groups
 from .missed import (
-    ARTICLE_WORDS,
     LONG_ARTICLE,
     article_frame,
     follows,
@@ -90,7 +89,7 @@ class Content:
         return "\n".join(b.text for b in self.blocks if _seq(b.text) not in drop)
 
 
-def merge(structure: list[Block], kept: list[Block], furniture: str = "", cards: bool = True) -> list[Block]:
+def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
     """trafilatura's blocks, less page furniture, with the missed groups' blocks in the page's reading order.
 
     A block trafilatura kept is dropped only when its text is in the pruned `furniture` and
@@ -133,7 +132,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", cards:
             continue
         found = struct_seqs[i]
         header = b.kind == "row" and b.level == 1 and i + 1 < len(structure) and anchors[i + 1] >= 0
-        framed = not (b.marked or header) and _frame_content(b, cards)
+        framed = not (b.marked or header) and _frame_content(b)
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
         if (b.marked or header or framed) and anchors[i] < 0 and found not in kept_seq:
@@ -146,10 +145,10 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", cards:
             for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
 
 
-def _frame_content(b: Block, cards: bool = True) -> bool:
+def _frame_content(b: Block) -> bool:
     """A block of the article frame that trafilatura left out and a reader takes for the page's own:
-    a headline, standfirst, caption, a paragraph holding a link; not a label, a byline or dateline,
-    a bare URL or a row of links."""
+    a headline, standfirst, caption, a card's title, a paragraph holding a link; not a label, a byline
+    or dateline, a bare URL or a row of links."""
     tokens = _WORD_RE.findall(b.text)
     n = len(tokens)
     if not b.framed or n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
@@ -158,7 +157,7 @@ def _frame_content(b: Block, cards: bool = True) -> bool:
                              or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens))):
         return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM")
     if b.kind == "h" and b.carded:
-        return cards  # a card's title (a heading inside the card's link), unless the page is an article
+        return True  # a card's title: a heading inside the card's link (a linked headline is not one)
     return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)
 
 
@@ -229,7 +228,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset(el for el in structure.iter() if isinstance(el.tag, str) and named_omission(el))
     structured = tree_blocks(structure, url, marks, frame, unframe)
-    blocks = merge(structured, blocks, furniture, prose < ARTICLE_WORDS)  # furniture out of trafilatura's too
+    blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
     if _little(blocks, body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(blocks, body_words):
