@@ -18,8 +18,10 @@ from __future__ import annotations
 import logging
 import re
 
-import trafilatura
 from lxml.html import HtmlElement
+from trafilatura import bare_extraction
+from trafilatura.core import determine_returnstring
+from trafilatura.settings import Extractor
 from trafilatura.utils import load_html
 
 from .blocks import Block, from_trafilatura_xml, tree_blocks
@@ -169,13 +171,23 @@ def page_title(tree: HtmlElement) -> str:
     return ""
 
 
+def trafilatura_xml(tree: HtmlElement, url: str, precise: bool) -> str | None:
+    """`trafilatura.extract(tree, output_format="xml", ...)` without the document's simhash fingerprint.
+
+    `extract` computes the fingerprint (a `<doc>` attribute, a tenth of its time) for XML output;
+    `bare_extraction` and `determine_returnstring` are the rest of `extract`, so the XML is the same
+    but for that attribute, which `from_trafilatura_xml` drops anyway.
+    """
+    options = Extractor(output_format="xml", precision=precise, comments=INCLUDE_COMMENTS, tables=True, links=True,
+                        url=url or None)
+    document = bare_extraction(tree, options=options)
+    return determine_returnstring(document, options) if document is not None else None
+
+
 def trafilatura_blocks(tree: HtmlElement, url: str, precise: bool) -> list[Block]:
     """trafilatura's main content as blocks; tables kept (readers see them), comments left out."""
     try:
-        found = trafilatura.extract(
-            tree, url=url or None, favor_precision=precise, include_comments=INCLUDE_COMMENTS, include_tables=True,
-            include_links=True, output_format="xml",
-        )
+        found = trafilatura_xml(tree, url, precise)
         root = from_trafilatura_xml(found) if found else None
         return tree_blocks(root, url) if root is not None else []
     except Exception:  # trafilatura on hostile input: the fallback handles it
