@@ -21,7 +21,7 @@ import re
 from lxml.html import HtmlElement
 from trafilatura import bare_extraction
 from trafilatura.core import determine_returnstring
-from trafilatura.settings import Extractor
+from trafilatura.settings import Document, Extractor
 from trafilatura.utils import load_html
 
 from .blocks import Block, from_trafilatura_xml, tree_blocks
@@ -181,7 +181,7 @@ def trafilatura_xml(tree: HtmlElement, url: str, precise: bool) -> str | None:
     options = Extractor(output_format="xml", precision=precise, comments=INCLUDE_COMMENTS, tables=True, links=True,
                         url=url or None)
     document = bare_extraction(tree, options=options)
-    return determine_returnstring(document, options) if document is not None else None
+    return determine_returnstring(document, options) if isinstance(document, Document) else None  # None: nothing
 
 
 def trafilatura_blocks(tree: HtmlElement, url: str, precise: bool) -> list[Block]:
