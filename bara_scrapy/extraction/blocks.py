@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from lxml.html import HtmlElement
 
-from .boilerplate import INVISIBLE
+from .boilerplate import invisible
 
 BLOCK_TAGS = frozenset(
     "address article aside blockquote body dd details dialog div dl dt fieldset figcaption figure footer form "
@@ -101,7 +101,7 @@ class _Walker:
 
     def walk(self, el: HtmlElement, kind: str) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
-        if not tag or tag in INVISIBLE:
+        if not tag or invisible(el):
             return
         marked, framed, unframed = el in self.marks, el in self.frame, el in self.unframe
         saved = self.framed

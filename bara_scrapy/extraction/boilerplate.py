@@ -24,6 +24,7 @@ from lxml.html import HtmlElement
 from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
 
 INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select".split())
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LANDMARK_TAGS = frozenset({"nav", "aside", "dialog"})
 EDGE_TAGS = frozenset({"header", "footer"})  # boilerplate unless inside one of SECTIONING
 SECTIONING = frozenset({"article", "section", "main", "aside", "nav"})
@@ -62,6 +63,22 @@ def tokens(value: str) -> frozenset[str]:
     return frozenset(t.lower() for t in _TOKEN_SPLIT.split(value) if t)
 
 
+def invisible(el: HtmlElement) -> bool:
+    """An element a reader does not read as text: scripts, styles, controls; but a button that is a heading's
+    text is the heading (an accordion's question: `<h2><button aria-expanded="false">Question?</button></h2>`).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h2><button>Can I pay later?</button></h2><button>Follow</button></div>')
+    >>> [invisible(b) for b in t.iter("button")]
+    [False, True]
+    """
+    tag = el.tag if isinstance(el.tag, str) else ""
+    if tag != "button":
+        return tag in INVISIBLE
+    parent = el.getparent()
+    return parent is None or parent.tag not in HEADINGS
+
+
 def is_boilerplate(el: HtmlElement) -> bool:
     """Whether an element is page furniture, by evidence on the element (pure).
 
@@ -78,7 +95,7 @@ def is_boilerplate(el: HtmlElement) -> bool:
     [True, True, False, True, False, False]
     """
     tag = el.tag if isinstance(el.tag, str) else ""
-    if tag in INVISIBLE or tag in LANDMARK_TAGS:
+    if invisible(el) or tag in LANDMARK_TAGS:
         return True
     if (el.get("role") or "").strip().lower() in BOILER_ROLES:
         return True
@@ -214,13 +231,13 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
         if el.getparent() in gone:
             gone.add(el)
         elif not isinstance(el.tag, str) or (
-            el is not content and is_boilerplate(el) and (el.tag in INVISIBLE or not _holds_content(el, page_chars))
+            el is not content and is_boilerplate(el) and (invisible(el) or not _holds_content(el, page_chars))
         ):
             doomed.append(el)
             gone.add(el)
     for el in doomed:
         if el.getparent() is not None:
-            if isinstance(el.tag, str) and el.tag not in INVISIBLE:
+            if isinstance(el.tag, str) and not invisible(el):
                 removed.append(" ".join(el.itertext()))
             el.drop_tree()  # keeps the tail text, which belongs to the parent
     return content, "\n".join(" ".join(r.split()) for r in removed if r.strip())

@@ -6,7 +6,7 @@ import json
 import pickle
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bara_scrapy.frontier import Frontier
@@ -27,6 +27,7 @@ def _links(index: int, fanout: int) -> list[str]:
     return [f"{SITE}/{(index * 7 + k * 3) % 40}" for k in range(fanout)]
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a loaded machine is no failure
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=40), st.randoms(use_true_random=False))
 def test_replaying_the_journaled_completions_gives_the_live_frontier(fanouts: list[int], rng: object) -> None:
     """Pages finish in any order; each completion is journaled as it happens; the replay admits the same."""
@@ -99,6 +100,7 @@ def test_a_feed_shorter_than_the_journal_says_is_refused(tmp_path: Path) -> None
 OUTCOMES: tuple[Outcome, ...] = ("equal", "different", "inconclusive", "rendered", "http")
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=40), st.lists(st.integers(0, 4), min_size=1),
        st.randoms(use_true_random=False))
 def test_the_journaled_render_observations_rebuild_the_same_plans(fanouts: list[int], outcomes: list[int],
