@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -48,6 +49,16 @@ class Block:
     carded: bool = False  # inside a link that wraps block content: a card's <a><h3>title</h3><p>gist</p></a>
 
 
+@lru_cache(maxsize=4096)  # a page links the same targets again and again, and its links are walked more than once
+def resolve(base: str, href: str) -> str:
+    """`urljoin(base, href)`, memoized.
+
+    >>> resolve("http://h/a/b", "../c")
+    'http://h/c'
+    """
+    return urljoin(base, href)
+
+
 def _norm(s: str) -> str:
     return _SPACES.sub(" ", s).strip()
 
@@ -79,6 +90,8 @@ class _Walker:
         self.link_words = 0  # words inside links of the block being gathered
 
     def flush(self, kind: str, level: int = 0) -> None:
+        if not self.text:  # nothing gathered since the last block (`md` and `link_words` grow with `text`)
+            return
         if kind == "code":  # a code block keeps its lines (and their indentation)
             text = "\n".join(line.rstrip() for line in "".join(self.text).split("\n")).strip("\n")
             md = text if text.strip() else ""
@@ -126,7 +139,7 @@ class _Walker:
                                          int(self.rows == 0), self.inside > 0))
                 self.rows += 1
         elif tag == "a" and el.get("href"):
-            href = urljoin(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
+            href = resolve(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
             href = href.replace(" ", "%20").replace(")", "%29") if href.startswith(_LINKABLE) else ""
             if any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants()):
                 saved, self.href = self.href, href or self.href  # a card's <a><h3>title</h3></a>

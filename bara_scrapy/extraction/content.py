@@ -25,7 +25,7 @@ from urllib.parse import urljoin
 from lxml.html import HtmlElement
 
 from ..items import Comment
-from .blocks import Block, to_markdown, to_text, tree_blocks
+from .blocks import Block, resolve, to_markdown, to_text, tree_blocks
 from .boilerplate import named_omission, prune_split
 from .comments import comments_of, threads
 from .lists import repeated_groups
@@ -179,7 +179,7 @@ def site_names(tree: HtmlElement, url: str) -> set[str]:
     root = urljoin(url, "/") if url else "/"
     for a in tree.iter("a"):
         href = (a.get("href") or "").strip()
-        if href in ("/", "./", "#/", "/#/") or (url and urljoin(url, href).rstrip("/") == root.rstrip("/")):
+        if href in ("/", "./", "#/", "/#/") or (url and resolve(url, href).rstrip("/") == root.rstrip("/")):
             names.append(a.text_content())
             names.extend(str(v) for v in a.xpath(".//img/@alt"))
     return {found for n in names if (found := _seq(n)).strip()}
