@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml.html import HtmlElement
 
@@ -49,8 +50,13 @@ def signature(el: HtmlElement) -> str:
     >>> signature(fromstring('<div class="post-12 b a">x</div>')), signature(fromstring('<li>x</li>'))
     ('div.post-', 'li')
     """
-    classes = (el.get("class") or "").split()
-    return ".".join([str(el.tag), *(_DIGITS.sub("", c) for c in classes[:1])])
+    first = (el.get("class") or "").split(None, 1)[:1]
+    return f"{el.tag}.{_class_stem(first[0])}" if first else str(el.tag)
+
+
+@lru_cache(maxsize=8192)  # class names repeat across a page and a site
+def _class_stem(name: str) -> str:
+    return _DIGITS.sub("", name)
 
 
 def _words(text: str) -> int:
@@ -95,7 +101,9 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
             if isinstance(child.tag, str):
                 alike[signature(child)].append(child)
         for sig, members in alike.items():
-            if sig in PROSE:  # runs of bare paragraphs are prose (trafilatura's domain); cells go by row
+            # runs of bare paragraphs are prose (trafilatura's domain), cells go by row, and a shorter run is
+            # no group (`is_content_group`): its words need no counting
+            if sig in PROSE or len(members) < MIN_ITEMS:
                 continue
             items = tuple(members)
             counts = [_words(m.text_content()) for m in items]
