@@ -97,6 +97,8 @@ def is_boilerplate(el: HtmlElement) -> bool:
     tag = el.tag if isinstance(el.tag, str) else ""
     if invisible(el) or tag in LANDMARK_TAGS:
         return True
+    if not el.attrib:  # no role, style, class or id: only a page-level <header> or <footer> is furniture
+        return tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors())
     if (el.get("role") or "").strip().lower() in BOILER_ROLES:
         return True
     if el.get("aria-hidden") == "true" or el.get("hidden") is not None:
