@@ -72,7 +72,7 @@ def tidy(text: str) -> str:
     >>> tidy("  a \\u00a0 b\\n\\n\\n c  ")
     'a b\\n\\nc'
     """
-    lines = (_SPACES_RE.sub(" ", line).strip() for line in text.split("\n"))
+    lines = (line.strip() for line in _SPACES_RE.sub(" ", text).split("\n"))  # the spaces never hold a newline
     return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip()
 
 
@@ -97,24 +97,32 @@ def approx_inner_text(tree: HtmlElement) -> str:
     parts: list[str] = []
 
     def walk(el: HtmlElement) -> None:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        style = (el.get("style") or "").replace(" ", "").lower()
-        if tag in _INVISIBLE or el.get("hidden") is not None or "display:none" in style:
+        tag = el.tag
+        if not isinstance(tag, str):
+            tag = ""
+        if tag in _INVISIBLE or (el.attrib and _hidden(el)):
             return
         block = tag in _BLOCKS
         if block:
             parts.append("\n")
-        if el.text and tag:
-            parts.append(el.text)
+        text = el.text  # lxml decodes the text (and the tail) on each access
+        if text and tag:
+            parts.append(text)
         for child in el:
             walk(child)
-            if child.tail:
-                parts.append(child.tail)
+            tail = child.tail
+            if tail:
+                parts.append(tail)
         if block:
             parts.append("\n")
 
     walk(root)  # recursion is safe: libxml2 caps the tree depth at 256
     return "\n".join(line for line in tidy("".join(parts)).split("\n") if line)
+
+
+def _hidden(el: HtmlElement) -> bool:
+    """The `hidden` attribute, or an inline style of `display: none`."""
+    return el.get("hidden") is not None or "display:none" in (el.get("style") or "").replace(" ", "").lower()
 
 
 def paragraphize(tree: HtmlElement) -> None:
@@ -127,13 +135,15 @@ def paragraphize(tree: HtmlElement) -> None:
     ['p', 'p', 'div']
     """
     blocked: set[HtmlElement] = set()  # elements with a block-level descendant
-    for el in reversed(list(tree.iter())):  # descendants before their ancestors
-        if any(c in blocked or (isinstance(c.tag, str) and c.tag in _DIV_BLOCKERS) for c in el):
-            blocked.add(el)
-        elif el.tag == "div":
+    for el in reversed(list(tree.iter())):  # descendants before their ancestors (the list keeps their proxies)
+        if el not in blocked and el.tag == "div":
             n = words(el.text_content())
             if n and 2 * sum(words(a.text_content()) for a in el.iter("a")) <= n:
                 el.tag = "p"
+        if el in blocked or (isinstance(el.tag, str) and el.tag in _DIV_BLOCKERS):
+            parent = el.getparent()
+            if parent is not None:
+                blocked.add(parent)
 
 
 def separate_words(tree: HtmlElement) -> None:
@@ -202,14 +212,20 @@ def clean(text: str) -> str:
 
 def parse(html: str) -> HtmlElement | None:
     """lxml tree of a document; a fragment or plain text is parsed as a body's content."""
-    for attempt in (html, f"<html><body>{clean(html)}</body></html>"):
-        try:
-            tree = load_html(attempt)
-        except Exception:
-            tree = None
-        if tree is not None:
-            for el in tree.xpath("//*[@hidden]|//template"):  # not rendered, whatever the CSS says
-                el.drop_tree()
-            separate_words(tree)
-            return tree
-    return None
+    tree = _load(html)
+    if tree is None:  # only then the cleaned copy (a pass over the whole document)
+        tree = _load(f"<html><body>{clean(html)}</body></html>")
+    if tree is None:
+        return None
+    for el in tree.xpath("//*[@hidden]|//template"):  # not rendered, whatever the CSS says
+        el.drop_tree()
+    separate_words(tree)
+    return tree
+
+
+def _load(html: str) -> HtmlElement | None:
+    """trafilatura's `load_html`; None when it fails."""
+    try:
+        return load_html(html)
+    except Exception:
+        return None
