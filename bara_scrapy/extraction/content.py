@@ -34,6 +34,7 @@ from .missed import (
     article_frame,
     follows,
     is_plain_run,
+    joined_seq,
     kept_container,
     main_frame,
     main_headline,
@@ -105,19 +106,23 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     ['An intro of several words', 'Item one', 'Outro']
     """
     struct_seqs = [_seq(b.text) for b in structure]
-    struct_seq, struct_lines, furn_seq = _seq(to_text(structure)), set(struct_seqs), _seq(furniture)
+    struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
 
     def in_structure(found: str) -> bool:  # a short line ("Share") must match a whole line
         return found in struct_lines or (len(found.split()) >= SHORT_LINE_WORDS and found in struct_seq)
 
     kept_seqs = [_seq(b.text) for b in kept]
-    body = [b for b, found in zip(kept, kept_seqs, strict=True) if in_structure(found) or found not in furn_seq]
-    lost = words(to_text(kept)) - words(to_text(body))
-    if lost > LOST_SHARE * words(to_text(kept)) and lost >= LOST_WORDS:
-        body = kept  # the pruning took the article itself (a <main> beside it, a wrapper named "sidebar")
-    kept_seq, index = _seq(to_text(kept)), dict[str, int]()
-    for n, b in enumerate(body):
-        index.setdefault(_seq(b.text), n)
+    held = [in_structure(found) or found not in furn_seq for found in kept_seqs]
+    body = [b for b, keep in zip(kept, held, strict=True) if keep]
+    body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
+    kept_counts = [words(b.text) for b in kept]  # a newline ends a word: the text's words are the blocks' words
+    kept_words = sum(kept_counts)
+    lost = kept_words - sum(n for n, keep in zip(kept_counts, held, strict=True) if keep)
+    if lost > LOST_SHARE * kept_words and lost >= LOST_WORDS:  # the pruning took the article itself
+        body, body_seqs = kept, kept_seqs  # (a <main> beside it, a wrapper named "sidebar")
+    kept_seq, index = joined_seq(kept_seqs), dict[str, int]()
+    for n, found in enumerate(body_seqs):
+        index.setdefault(found, n)
     anchors = [index.get(found, -1) for found in struct_seqs]
     following, nxt = [len(body)] * len(structure), len(body)
     for i in range(len(structure) - 1, -1, -1):
@@ -213,10 +218,11 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
         if words(to_text(broader)) >= BROADER_FACTOR * words(to_text(blocks)):
             blocks = broader
     kept = to_text(blocks)
+    kept_seq, kept_words = _seq(kept), words(kept)
     in_main = structure.tag == "main" or structure.get("role") == "main"
-    container, end = kept_container(structure, kept)
+    container, end = kept_container(structure, kept_seq)
     groups = repeated_groups(structure)
-    missed = missed_groups(groups, kept, container, in_main, end)
+    missed = missed_groups(groups, kept_seq, kept_words, container, in_main, end)
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
@@ -233,9 +239,10 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(blocks, body_words):
         blocks, method = _body_blocks(body), "body"
-    text_seq = _seq(to_text(blocks))
+    thread_comments = comments_of(thread)
+    text_seq = _seq(to_text(blocks)) if thread_comments else ""
     comments = []  # only what `text` holds: a comment's byline may have stayed out of it
-    for c in comments_of(thread):
+    for c in thread_comments:
         held = "\n".join(line for line in c.text.split("\n") if _seq(line) in text_seq)
         if held:
             comments.append(c if held == c.text else Comment(author=c.author, text=held))

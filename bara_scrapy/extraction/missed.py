@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 
 from lxml.html import HtmlElement
 
@@ -40,17 +41,29 @@ def seq(text: str) -> str:
     return " " + " ".join(_WORD_RE.findall(text.lower())) + " "
 
 
-def kept_container(root: HtmlElement, kept: str) -> tuple[HtmlElement, HtmlElement | None]:
-    """The deepest element holding `CONTAINER_SHARE` of the words trafilatura kept (the article body,
-    the list's section): repeated groups inside it belong to the main content; and the last element
-    whose text trafilatura kept (the article's end).
+def joined_seq(seqs: Iterable[str]) -> str:
+    """`seq` of lines joined by newlines, from the lines' own `seq`s, without a pass over the text:
+    a newline ends a word and is no context of a case mapping (Greek final sigma), so the lines' word
+    sequences follow one another.
+
+    >>> lines = ["Hello, World!", "", "ΟΔΟΣ Ünïcode_9"]
+    >>> joined_seq(seq(line) for line in lines) == seq("\\n".join(lines))
+    True
+    """
+    return " " + " ".join(inner for found in seqs if (inner := found.strip())) + " "
+
+
+def kept_container(root: HtmlElement, kept_seq: str) -> tuple[HtmlElement, HtmlElement | None]:
+    """The deepest element holding `CONTAINER_SHARE` of the words trafilatura kept (`kept_seq`, their
+    `seq`: the article body, the list's section): repeated groups inside it belong to the main content;
+    and the last element whose text trafilatura kept (the article's end).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><section><p>One two three</p><p>Four five</p></section><ul><li>x</li></ul></div>')
-    >>> [e.text_content() for e in kept_container(t, "One two three\\nFour five")]
+    >>> [e.text_content() for e in kept_container(t, seq("One two three\\nFour five"))]
     ['One two threeFour five', 'Four five']
     """
-    kept_seq, total, end = seq(kept), 0, None
+    total, end = 0, None
     counts: defaultdict[HtmlElement, int] = defaultdict(int)
     for el in root.iter(*TEXT_TAGS):
         found = seq(el.text_content())
@@ -108,15 +121,14 @@ def is_plain_run(g: Group) -> bool:
     return g.link_words <= PLAIN_LINKS * g.words and not is_teaser_run(g)
 
 
-def missed_groups(groups: list[Group], kept: str, container: HtmlElement, in_main: bool = False,
+def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, container: HtmlElement, in_main: bool = False,
                   end: HtmlElement | None = None) -> list[Group]:
-    """The groups trafilatura mostly left out of `kept` (word sequences, case folded) that are content:
-    inside the kept text's container; items with text of their own (comments, replies, reviews, posts:
-    few links and no title links) anywhere; or outweighing a short kept text (a list page). A group of
-    link titles only when there is no prose beside it (else it is a related-links box); after a long
-    article (`LONG_ARTICLE` words kept), a run wholly past its last kept element (`end`) only when it
-    is plain text (replies; teaser rails and tags stay out)."""
-    kept_seq, kept_words = seq(kept), words(kept)
+    """The groups trafilatura mostly left out of the text it kept (given as its `seq` and its number of
+    words) that are content: inside the kept text's container; items with text of their own (comments,
+    replies, reviews, posts: few links and no title links) anywhere; or outweighing a short kept text (a
+    list page). A group of link titles only when there is no prose beside it (else it is a related-links
+    box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept element
+    (`end`) only when it is plain text (replies; teaser rails and tags stay out)."""
     informative = container.tag not in ("html", "body")  # all of the page says nothing
     out = []
     for g in groups:
