@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from ..items import Comment
@@ -70,6 +71,9 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _WORD_RE = re.compile(r"\w+")
 _URL_LINE = re.compile(r"^\S+://\S+$")
 FRAME_LINK_SHARE = 0.5
+# what `tree.iter()` walks (elements, comments, processing instructions), counted without making a Python
+# object of each node
+_NODES = etree.XPath("count(descendant-or-self::*|descendant::comment()|descendant::processing-instruction())")
 
 logger = logging.getLogger(__name__)
 
@@ -170,9 +174,8 @@ def _body_blocks(body: str) -> list[Block]:
     return [Block("p", line, line) for line in body.split("\n") if line.strip()]
 
 
-def _little(blocks: list[Block], body_words: int, fraction: float = LITTLE_BELOW) -> bool:
-    """`text.is_little` with the body's words counted once."""
-    n = words(to_text(blocks))
+def _little(n: int, body_words: int, fraction: float = LITTLE_BELOW) -> bool:
+    """`text.is_little` of a text of `n` words, with the body's words counted once."""
     return n == 0 or n < fraction * body_words
 
 
@@ -213,12 +216,14 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = words(body)  # counted once: the body text is the page's longest string
-    if _little(blocks, body_words, ESCALATE_BELOW):
-        broader = trafilatura_blocks(tree, url, precise=False)
-        if words(to_text(broader)) >= BROADER_FACTOR * words(to_text(blocks)):
-            blocks = broader
     kept = to_text(blocks)
-    kept_seq, kept_words = _seq(kept), words(kept)
+    kept_words = words(kept)
+    if _little(kept_words, body_words, ESCALATE_BELOW):
+        broader = trafilatura_blocks(tree, url, precise=False)
+        broader_words = words(to_text(broader))
+        if broader_words >= BROADER_FACTOR * kept_words:
+            blocks, kept, kept_words = broader, to_text(broader), broader_words
+    kept_seq = _seq(kept)
     in_main = structure.tag == "main" or structure.get("role") == "main"
     container, end = kept_container(structure, kept_seq)
     groups = repeated_groups(structure)
@@ -235,9 +240,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
     unframe = frozenset(el for el in structure.iter() if isinstance(el.tag, str) and named_omission(el))
     structured = tree_blocks(structure, url, marks, frame, unframe)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
-    if _little(blocks, body_words):
+    if _little(words(to_text(blocks)), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
-    if _little(blocks, body_words):
+    if _little(words(to_text(blocks)), body_words):
         blocks, method = _body_blocks(body), "body"
     thread_comments = comments_of(thread)
     text_seq = _seq(to_text(blocks)) if thread_comments else ""
@@ -272,7 +277,7 @@ def _page_content(html: str | bytes, url: str, body: str) -> Content:
     body = body or approx_inner_text(tree)
     comments: list[Comment] = []
     headline = ""
-    if sum(1 for _ in tree.iter()) > MAX_ELEMENTS:
+    if _NODES(tree) > MAX_ELEMENTS:
         blocks, method = _body_blocks(body), "body"
     else:
         blocks, method, comments, headline = _choose(tree, url, body, title)
