@@ -33,6 +33,7 @@ from .lists import repeated_groups
 from .missed import (
     LONG_ARTICLE,
     article_frame,
+    before_end,
     follows,
     is_plain_run,
     joined_seq,
@@ -235,7 +236,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
     headline = main_headline(structure, title)
     prose = words(to_text([b for b in blocks if b.kind == "p"]))  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
-    frame = frozenset(el for el in (article_frame(structure, container), headline, *main) if el is not None)
+    article = article_frame(structure, container)
+    own = before_end(article, end) if article is not None else ()
+    frame = frozenset(el for el in (headline, *own, *main) if el is not None)
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset(el for el in structure.iter() if isinstance(el.tag, str) and named_omission(el))
     structured = tree_blocks(structure, url, marks, frame, unframe)

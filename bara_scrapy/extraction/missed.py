@@ -151,7 +151,9 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, container
 
 def article_frame(root: HtmlElement, container: HtmlElement) -> HtmlElement | None:
     """The article around the kept text: the nearest <article> (or role=article) holding its
-    container, else the container itself when it says something (not the whole page).
+    container, else the container itself when it says something (not the whole page). Of it, the
+    frame is what comes up to the article's last kept element (`before_end`): past that, an article's
+    own footer holds its tags, share and "support us" appeals, the author box, the comment form.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><article><header><h1>T</h1></header><div><p>Body</p></div></article></div>')
@@ -166,6 +168,35 @@ def article_frame(root: HtmlElement, container: HtmlElement) -> HtmlElement | No
     return container if container is not root and container.tag not in ("html", "body") else None
 
 
+def before_end(root: HtmlElement, end: HtmlElement | None) -> tuple[HtmlElement, ...]:
+    """The part of `root` up to the article's last kept element (`end`): that element and, at each level
+    up to `root`, what precedes it and what follows of the same kind; all of `root` when `end` is not in it.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><h1>T</h1><div><p>Lead</p><p>Body</p><ul><li>More</li></ul></div><p>Bio</p></main>')
+    >>> [e.text_content() for e in before_end(t, t[1][1])], [e.tag for e in before_end(t, t[0])]
+    (['Body', 'Lead', 'T'], ['h1'])
+    >>> [e.tag for e in before_end(t[1], t[0])]
+    ['div']
+
+    A sibling of the article's own kind (its tag and class) goes on with it (a body split in chunks):
+
+    >>> a = fromstring('<article><div class="c"><p>One</p></div><aside>Ad</aside><div class="c"><p>Two</p></div>'
+    ...                '<div class="f">Support us</div></article>')
+    >>> [e.text_content() for e in before_end(a, a[0][0])]
+    ['One', 'Two']
+    """
+    if end is None or not any(el is root for el in end.iterancestors()):
+        return (root,)
+    out, node = [end], end
+    while node is not root and node.getparent() is not None:
+        out.extend(node.itersiblings(preceding=True))
+        if node is not end and node.get("class"):  # the article goes on in a sibling of its own kind
+            out.extend(s for s in node.itersiblings() if s.tag == node.tag and s.get("class") == node.get("class"))
+        node = node.getparent()
+    return tuple(out)
+
+
 def main_frame(main: HtmlElement, end: HtmlElement | None, long: bool) -> tuple[HtmlElement, ...]:
     """The parts of the page's <main> whose blocks trafilatura dropped are content too: all of it, or after a
     long article (`long`) only what comes before the article's last kept element (`end`) and that element:
@@ -176,13 +207,7 @@ def main_frame(main: HtmlElement, end: HtmlElement | None, long: bool) -> tuple[
     >>> [e.text_content() for e in main_frame(t, t[1][1], True)], [e.tag for e in main_frame(t, t[1][1], False)]
     (['Body', 'Lead', 'T'], ['main'])
     """
-    if not long or end is None:
-        return (main,)
-    out, node = [end], end
-    while node is not main and node.getparent() is not None:
-        out.extend(node.itersiblings(preceding=True))
-        node = node.getparent()
-    return tuple(out)
+    return before_end(main, end) if long else (main,)
 
 
 def main_headline(root: HtmlElement, title: str) -> HtmlElement | None:
