@@ -186,9 +186,12 @@ def site_names(tree: HtmlElement, url: str) -> set[str]:
     names = [str(v) for v in tree.xpath('//meta[@property="og:site_name"]/@content|'
                                           '//meta[@name="application-name"]/@content')]
     root = urljoin(url, "/") if url else "/"
+    bound = len(root.rstrip("/")) + 1  # a longer href without dot segments resolves to a longer URL than the root
     for a in tree.iter("a"):
         href = (a.get("href") or "").strip()
-        if href in ("/", "./", "#/", "/#/") or (url and resolve(url, href).rstrip("/") == root.rstrip("/")):
+        if href in ("/", "./", "#/", "/#/") or (url and (len(href.rstrip("/")) <= bound or href.startswith(".")
+                                                         or "/." in href)
+                                                and resolve(url, href).rstrip("/") == root.rstrip("/")):
             names.append(a.text_content())
             names.extend(str(v) for v in a.xpath(".//img/@alt"))
     return {found for n in names if (found := _seq(n)).strip()}
