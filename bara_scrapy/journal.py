@@ -9,8 +9,10 @@ record                                      written when
 ==========================================  ======================================================
 ``{"job": {...}}``                          a new crawl starts (seed, scope, limits)
 ``{"seed": url}``                           the seed is admitted (page 0)
-``{"c": i, "url": u, "links": [..],         page `i` finished: its selected child links and the
-"seen": [..]}``                             URLs it was reached through (`Frontier.complete`)
+``{"c": i, "url": u, "links": [..],         page `i` finished: its selected child links, the
+"seen": [..], "t": fp}``                    URLs it was reached through (`Frontier.complete`) and
+                                            its fingerprint (`extraction.template`), which the
+                                            pages it admits compare their text with
 ``{"w": i, "feeds": {path: size}}``         page `i`'s item is in the feeds; each local feed's size
                                             after it (the feed and the journal are fsync'ed)
 ``{"closed": reason}``                      the crawl closed cleanly
@@ -50,6 +52,7 @@ class Completion:
     links: list[str]
     seen: list[str]
     render: list[object] | None = None  # BARA_RENDER=auto: the page's render observation
+    template: str = ""  # the page's fingerprint: the pages it admits leave out the lines they share with it
 
 
 @dataclass
@@ -113,7 +116,7 @@ def _apply(state: JournalState, record: dict[str, Any]) -> None:
     elif "c" in record:
         state.completions.append(Completion(int(record["c"]), str(record["url"]),
                                             [str(u) for u in record["links"]], [str(u) for u in record["seen"]],
-                                            record.get("r")))
+                                            record.get("r"), str(record.get("t", ""))))
     elif "w" in record:
         state.written.add(int(record["w"]))
         state.feeds.update({str(k): int(v) for k, v in record["feeds"].items()})
@@ -148,15 +151,17 @@ def replay(state: JournalState, max_depth: int, max_pages: int) -> Frontier:
         if not 0 <= done.bfs_index < len(admitted) or admitted[done.bfs_index].url != done.url:
             raise JournalCorrupt(
                 f"the journal completes page {done.bfs_index} ({done.url}), which it never admitted")
-        frontier.complete(done.bfs_index, done.links, also_seen=done.seen)
+        frontier.complete(done.bfs_index, done.links, also_seen=done.seen, template=done.template)
     return frontier
 
 
 def completion_record(bfs_index: int, url: str, links: Iterable[str], seen: Iterable[str],
-                      render: list[object] | None = None) -> dict[str, Any]:
-    record = {"c": bfs_index, "url": url, "links": list(links), "seen": list(seen)}
+                      render: list[object] | None = None, template: str = "") -> dict[str, Any]:
+    record: dict[str, Any] = {"c": bfs_index, "url": url, "links": list(links), "seen": list(seen)}
     if render is not None:  # BARA_RENDER=auto: the page's observation (`Observation.as_record`)
         record["r"] = render
+    if template:  # the page's fingerprint, for the pages it admits
+        record["t"] = template
     return record
 
 

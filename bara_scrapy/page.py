@@ -20,6 +20,7 @@ served           BrowserMiddleware (path and reason)    the spider, the item's `
 http_snapshot    BrowserMiddleware (probes, audits)     the spider (compared with the rendered one)
 signals          BrowserMiddleware (HTTP document)      the spider (the observation)
 observation      the spider (first attempt)             FrontierMiddleware (the site's render ledger)
+template         the spider (the page's fingerprint)    FrontierMiddleware (the pages it admits)
 ===============  =====================================  ==================================
 
 The state is plain data (dataclasses and pydantic models), so page requests
@@ -111,6 +112,7 @@ class PageState:
     http_snapshot: PageSnapshot | None = None  # a probe's or an audit's HTTP side (None: none, or it failed)
     signals: tuple[str, ...] = ()  # what the HTTP document showed that only a browser gives
     observation: Observation | None = None  # what the page taught its pattern (made once, first attempt)
+    template: str = ""  # the page's fingerprint (`extraction.template`), for the pages it admits
 
     @property
     def url(self) -> str:

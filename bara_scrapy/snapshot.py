@@ -98,3 +98,4 @@ class PageSnapshot(BaseModel):
     errors: list[str] = Field(default_factory=list)
     seconds: float = 0.0
     fetched: list[Fetched] = Field(default_factory=list)  # the document's exchanges, with BARA_WARC / BARA_WACZ
+    parent_template: str = ""  # the parent page's fingerprint (`extraction.template`): its lines are the site's

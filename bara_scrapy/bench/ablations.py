@@ -35,13 +35,14 @@ class DepthFirstFrontier(Frontier):
     def is_completed(self, bfs_index: int) -> bool:
         return bfs_index in self.expanded
 
-    def complete(self, bfs_index: int, children: Iterable[str], also_seen: Iterable[str] = ()) -> list[Admission]:
+    def complete(self, bfs_index: int, children: Iterable[str], also_seen: Iterable[str] = (),
+                 template: str = "") -> list[Admission]:
         if not 0 <= bfs_index < len(self.admitted):
             raise ValueError(f"page {bfs_index} was never admitted")
         if bfs_index in self.expanded:
             return []
         self.expanded.add(bfs_index)
-        self.pending[bfs_index] = (list(children), list(also_seen))
+        self.pending[bfs_index] = (list(children), list(also_seen), template)
         released = self._expand(bfs_index)
         while self.next_to_expand in self.expanded:
             self.next_to_expand += 1

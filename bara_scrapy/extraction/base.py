@@ -29,6 +29,8 @@ class Extraction(BaseModel):
     # candidates that could not become media (e.g. blob: video with no network URL)
     unresolved: list[str] = Field(default_factory=list)
     extractor: str = "dom"
+    fingerprint: str = ""  # the page's blocks by place and words, for its children (`template.py`)
+    template_lines: int = 0  # lines left out as the site's template (the parent shows them at the same place)
 
 
 class Extractor(Protocol):

@@ -35,6 +35,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # where trafilatura's <code> is inline code (parents already renamed to HTML names)
 _INLINE_CODE_PARENTS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "a", "span"})
 _WORD = re.compile(r"\w+")
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Block:
     link_words: int = 0  # words of `text` inside links (menus and teaser rails are mostly links)
     framed: bool = False  # inside the page's article frame (its headline, the article around the kept text)
     carded: bool = False  # inside a link that wraps block content: a card's <a><h3>title</h3><p>gist</p></a>
+    path: str = ""  # the block-level elements around it, from the walk's root (`signature`): where it stands
 
 
 @lru_cache(maxsize=4096)  # a page links the same targets again and again, and its links are walked more than once
@@ -57,6 +59,20 @@ def resolve(base: str, href: str) -> str:
     'http://h/c'
     """
     return urljoin(base, href)
+
+
+def signature(el: HtmlElement) -> str:
+    """An element's tag and class names without digits (a post's `bg1`/`bg2`, `post-17`): the same place
+    on two pages of one site has the same signature; ids (`p123`) are left out, they name the instance.
+
+    >>> from lxml.html import fromstring
+    >>> signature(fromstring('<div id="p7" class="post bg2 has-profile">x</div>'))
+    'div.bg.has-profile.post'
+    """
+    names = el.get("class")
+    if not names:
+        return str(el.tag)
+    return ".".join([str(el.tag), *sorted({_DIGITS.sub("", n) for n in names.split()} - {""})])
 
 
 def _norm(s: str) -> str:
@@ -88,6 +104,7 @@ class _Walker:
         self.md: list[str] = []
         self.rows = 0  # rows of the current table
         self.link_words = 0  # words inside links of the block being gathered
+        self.path = ""  # the signatures of the block-level elements around the current one
 
     def flush(self, kind: str, level: int = 0) -> None:
         if not self.text:  # nothing gathered since the last block (`md` and `link_words` grow with `text`)
@@ -105,7 +122,7 @@ class _Walker:
             link_words = len(_WORD.findall(text))
         if text.strip():
             self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
-                                     carded))
+                                     carded, self.path))
 
     def inline(self, s: str | None) -> None:
         if s:
@@ -136,7 +153,7 @@ class _Walker:
             cells = [_cell_text(c) for c in el if c.tag in ("td", "th")]
             if any(cells):
                 self.blocks.append(Block("row", " | ".join(cells), "| " + " | ".join(cells) + " |",
-                                         int(self.rows == 0), self.inside > 0))
+                                         int(self.rows == 0), self.inside > 0, path=f"{self.path}/{signature(el)}"))
                 self.rows += 1
         elif tag == "a" and el.get("href"):
             href = resolve(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
@@ -164,11 +181,13 @@ class _Walker:
             self.flush(kind)
             if tag == "table":
                 saved_rows, self.rows = self.rows, 0
+            outer, self.path = self.path, f"{self.path}/{signature(el)}"
             self.inline(el.text)
             for child in el:
                 self.walk(child, inner)
                 self.inline(child.tail)
             self.flush(inner, int(tag[1]) if tag in _HEADINGS else 2 if inner == "h" else 0)
+            self.path = outer
             if tag == "table":
                 self.rows = saved_rows
             return

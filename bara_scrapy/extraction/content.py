@@ -43,6 +43,7 @@ from .missed import (
     missed_groups,
 )
 from .missed import seq as _seq
+from .template import encode, fingerprint, template_lines
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
@@ -88,6 +89,8 @@ class Content:
     blocks: tuple[Block, ...] = ()
     comments: tuple[Comment, ...] = ()  # readers' comments and replies (also in `text`)
     document_title: str = ""  # the document's <title> (`title` is the page's own headline when that differs)
+    fingerprint: str = ""  # the page's blocks by place and words, for its children (`template.py`)
+    template_lines: int = 0  # lines left out because the parent's fingerprint holds them (the site's template)
 
     def article_text(self) -> str:
         """`text` without the comments: the page's own content alone."""
@@ -215,7 +218,28 @@ def own_title(document_title: str, og_title: str, headline: str, sites: set[str]
     return headline or document_title or og_title
 
 
-def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[list[Block], str, list[Comment], str]:
+@dataclass(frozen=True)
+class _Chosen:
+    blocks: list[Block]
+    method: str
+    comments: list[Comment]
+    headline: str
+    fingerprint: str
+    template_lines: int
+
+
+def _without_template(blocks: list[Block], structured: list[Block], parent: frozenset[bytes],
+                      body_words: int) -> list[Block]:
+    """`blocks` less the lines the parent shows at the same place (`template.py`), unless that leaves little."""
+    drop = template_lines(structured, parent)
+    if not drop:
+        return blocks
+    kept = [b for b in blocks if _seq(b.text) not in drop]
+    return blocks if _little(words(to_text(kept)), body_words) else kept
+
+
+def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
+            parent: frozenset[bytes] = frozenset()) -> _Chosen:
     structure, furniture = prune_split(copy.deepcopy(tree))
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
@@ -250,6 +274,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(words(to_text(blocks)), body_words):
         blocks, method = _body_blocks(body), "body"
+    chosen = len(blocks)
+    if method != "body":
+        blocks = _without_template(blocks, structured, parent, body_words)
     thread_comments = comments_of(thread)
     text_seq = _seq(to_text(blocks)) if thread_comments else ""
     comments = []  # only what `text` holds: a comment's byline may have stayed out of it
@@ -257,21 +284,23 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "") -> tuple[li
         held = "\n".join(line for line in c.text.split("\n") if _seq(line) in text_seq)
         if held:
             comments.append(c if held == c.text else Comment(author=c.author, text=held))
-    return blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else ""
+    return _Chosen(blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else "",
+                   encode(fingerprint(structured)), chosen - len(blocks))
 
 
-def page_content(html: str | bytes, url: str, body_text: str = "") -> Content:
-    """Title, text and Markdown of a page (see the module docstring). Never raises."""
+def page_content(html: str | bytes, url: str, body_text: str = "", parent: frozenset[bytes] = frozenset()) -> Content:
+    """Title, text and Markdown of a page (see the module docstring), less the lines its `parent`'s
+    fingerprint shows at the same place (`template.py`). Never raises."""
     body = tidy(clean(body_text)) if isinstance(body_text, str) else ""
     try:
-        return _page_content(html, url or "", body)
+        return _page_content(html, url or "", body, parent)
     except Exception:  # a crawl must not die on one page
         logger.warning("text extraction failed on %s", url, exc_info=True)
         blocks = _body_blocks(body)
         return Content("", to_text(blocks), to_markdown(blocks), "body")
 
 
-def _page_content(html: str | bytes, url: str, body: str) -> Content:
+def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[bytes]) -> Content:
     if isinstance(html, bytes):
         html = html.decode("utf-8", errors="replace")
     html = html[:MAX_HTML_CHARS] if isinstance(html, str) else ""
@@ -281,16 +310,15 @@ def _page_content(html: str | bytes, url: str, body: str) -> Content:
         return Content("", to_text(blocks), to_markdown(blocks), "body" if blocks else "none")
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     body = body or approx_inner_text(tree)
-    comments: list[Comment] = []
-    headline = ""
     if _NODES(tree) > MAX_ELEMENTS:
-        blocks, method = _body_blocks(body), "body"
+        chosen = _Chosen(_body_blocks(body), "body", [], "", "", 0)
     else:
-        blocks, method, comments, headline = _choose(tree, url, body, title)
+        chosen = _choose(tree, url, body, title, parent)
+    blocks = chosen.blocks
     og = " ".join(str(v) for v in tree.xpath('//meta[@property="og:title"]/@content')[:1]).strip()
-    own = clean(own_title(title, " ".join(og.split()), headline, site_names(tree, url)))[:MAX_TITLE_CHARS]
-    return Content(own, clean(to_text(blocks)), clean(to_markdown(blocks)), method, tuple(blocks), tuple(comments),
-                   title)
+    own = clean(own_title(title, " ".join(og.split()), chosen.headline, site_names(tree, url)))[:MAX_TITLE_CHARS]
+    return Content(own, clean(to_text(blocks)), clean(to_markdown(blocks)), chosen.method, tuple(blocks),
+                   tuple(chosen.comments), title, chosen.fingerprint, chosen.template_lines)
 
 
 def main_text(html: str | bytes, url: str, body_text: str = "") -> tuple[str, str]:

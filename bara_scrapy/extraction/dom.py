@@ -9,6 +9,7 @@ from ..snapshot import PageSnapshot
 from .base import Extraction
 from .content import Content, page_content
 from .media import build_media
+from .template import decode
 
 # Offload text extraction of pages larger than this to a thread.
 THREAD_ABOVE_CHARS = 200_000
@@ -23,9 +24,10 @@ SOURCE_FACTOR = 3
 
 def page_text(snapshot: PageSnapshot) -> Content:
     """Title, text and Markdown: the rendered DOM's, or the served HTML's when scripts removed it."""
-    content = page_content(snapshot.html, snapshot.final_url, snapshot.body_text)
+    parent = decode(snapshot.parent_template)
+    content = page_content(snapshot.html, snapshot.final_url, snapshot.body_text, parent)
     if len(content.text) < SHORT_TEXT_CHARS and snapshot.source_html:
-        source = page_content(snapshot.source_html, snapshot.final_url)
+        source = page_content(snapshot.source_html, snapshot.final_url, parent=parent)
         if len(source.text) >= max(SOURCE_FACTOR * len(content.text), SHORT_TEXT_CHARS // 2):
             return replace(source, title=content.title or source.title,
                            document_title=content.document_title or source.document_title)
@@ -48,6 +50,8 @@ def extract_dom(snapshot: PageSnapshot) -> Extraction:
         embeds=media.embeds,
         unresolved=media.unresolved,
         extractor="dom",
+        fingerprint=content.fingerprint,
+        template_lines=content.template_lines,
     )
 
 

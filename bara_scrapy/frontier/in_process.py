@@ -132,7 +132,7 @@ class LocalFrontier:
         return [adm]
 
     async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str],
-                       observation: Observation | None = None) -> Completion:
+                       observation: Observation | None = None, template: str = "") -> Completion:
         if self._done(index):
             # a resumed crawl may visit a page twice: one item per admitted page
             self.crawler.stats.inc_value("bara/pages/duplicate_dropped")
@@ -144,9 +144,9 @@ class LocalFrontier:
             observation = observation or Observation("inconclusive")
             self.render.record(index, url, observation)
             render = observation.as_record()
-        released = self.bfs.complete(index, children, also_seen=also_seen)
+        released = self.bfs.complete(index, children, also_seen=also_seen, template=template)
         if first and self.journal is not None:  # journaled before the pages it admits are requested
-            self.journal.record(completion_record(index, url, list(children), list(also_seen), render))
+            self.journal.record(completion_record(index, url, list(children), list(also_seen), render, template))
         self.yielded.add(index)
         stats = self.crawler.stats
         stats.set_value("bara/pages/admitted", len(self.bfs.admitted))

@@ -27,6 +27,8 @@ class Admission:
     parent_url: str | None
     # the parent's bfs_index (-1: the seed, or not known: the shared frontier's admissions)
     parent_index: int = field(default=-1, compare=False)
+    # the parent's fingerprint (`extraction.template`): the lines its text shares with this page are the site's
+    parent_template: str = field(default="", compare=False, repr=False)
 
 
 @dataclass
@@ -37,8 +39,8 @@ class Frontier:
     max_pages: int
     admitted: list[Admission] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
-    # finished but not yet expanded: bfs_index -> (children, extra seen URLs)
-    pending: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
+    # finished but not yet expanded: bfs_index -> (children, extra seen URLs, fingerprint)
+    pending: dict[int, tuple[list[str], list[str], str]] = field(default_factory=dict)
     next_to_expand: int = 0
     dropped_by_budget: int = 0
 
@@ -47,10 +49,10 @@ class Frontier:
             raise RuntimeError("the seed is admitted once, first")
         return self._admit(url, 0, None)
 
-    def _admit(self, url: str, depth: int, parent: Admission | None) -> Admission:
+    def _admit(self, url: str, depth: int, parent: Admission | None, template: str = "") -> Admission:
         adm = Admission(url=url, depth=depth, bfs_index=len(self.admitted),
                         parent_url=parent.url if parent else None,
-                        parent_index=parent.bfs_index if parent else -1)
+                        parent_index=parent.bfs_index if parent else -1, parent_template=template)
         self.admitted.append(adm)
         self.seen.add(url)
         return adm
@@ -73,19 +75,20 @@ class Frontier:
         return [a for a in self.admitted if not self.is_completed(a.bfs_index)]
 
     def complete(
-        self, bfs_index: int, children: Iterable[str], also_seen: Iterable[str] = ()
+        self, bfs_index: int, children: Iterable[str], also_seen: Iterable[str] = (), template: str = ""
     ) -> list[Admission]:
         """Record that page `bfs_index` finished; return the pages this admits.
 
         `children` are the page's selected child links (canonical, in DOM
         order, at most W); `also_seen` are URLs the page was reached through
-        (redirects), which count as seen from this point of the order on.
+        (redirects), which count as seen from this point of the order on;
+        `template` is the page's fingerprint, which the pages it admits carry.
         A page completed twice keeps its first result.
         """
         if not 0 <= bfs_index < len(self.admitted):
             raise ValueError(f"page {bfs_index} was never admitted")
         if bfs_index >= self.next_to_expand and bfs_index not in self.pending:
-            self.pending[bfs_index] = (list(children), list(also_seen))
+            self.pending[bfs_index] = (list(children), list(also_seen), template)
         released: list[Admission] = []
         while self.next_to_expand in self.pending:
             released.extend(self._expand(self.next_to_expand))
@@ -93,7 +96,7 @@ class Frontier:
         return released
 
     def _expand(self, index: int) -> list[Admission]:
-        children, also_seen = self.pending.pop(index)
+        children, also_seen, template = self.pending.pop(index)
         parent = self.admitted[index]
         self.seen.update(also_seen)
         out: list[Admission] = []
@@ -105,5 +108,5 @@ class Frontier:
             if self.budget_exhausted:
                 self.dropped_by_budget += 1
                 continue
-            out.append(self._admit(url, parent.depth + 1, parent))
+            out.append(self._admit(url, parent.depth + 1, parent, template))
         return out

@@ -90,8 +90,9 @@ class FrontierMiddleware:
         reached = [finished.final_url or finished.url, *response.meta.get("redirect_urls", [])]
         state = page_state(response)
         observation = state.observation if state is not None else None
+        template = state.template if state is not None else ""
         done = await self.frontier.complete(finished.bfs_index, children, [canonicalize(u) for u in reached],
-                                            observation)
+                                            observation, template)
         if done.deliver:
             yield finished
         for adm in done.admitted:

@@ -46,9 +46,10 @@ class CrawlFrontier(Protocol):
         """How to fetch an admitted page under `BARA_RENDER=auto` (None: as the crawl's render mode says)."""
 
     async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str],
-                       observation: Observation | None = None) -> Completion:
-        """Page `index` finished with these child links (canonical, at most W) and redirect URLs, and
-        (`BARA_RENDER=auto`) what its fetch taught the site's render ledger."""
+                       observation: Observation | None = None, template: str = "") -> Completion:
+        """Page `index` finished with these child links (canonical, at most W) and redirect URLs,
+        (`BARA_RENDER=auto`) what its fetch taught the site's render ledger, and its fingerprint
+        (`extraction.template`), which each page it admits carries (`Admission.parent_template`)."""
 
     def idle(self) -> None:
         """The engine has nothing to do: raise `CloseSpider(reason)` when the crawl is over, or

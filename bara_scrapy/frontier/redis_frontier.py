@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import redis
@@ -79,6 +79,7 @@ class RedisFrontier:
         self.worker = worker
         self.lease_ms = int(lease_seconds * 1000)
         self.keys = [f"{prefix}:{name}" for name in scripts.KEYS]
+        self.templates = f"{prefix}:templates"  # page url -> its fingerprint (`extraction.template`), first wins
         self.calls = 0
         self.unconfirmed_waiting = 0  # pages of dead writers to settle, as of the last lease
         self.client: Any = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5,
@@ -104,18 +105,36 @@ class RedisFrontier:
         return result == 1
 
     def lease(self, n: int) -> tuple[int, list[Admission]]:
-        """Up to `n` pages to render, lowest bfs_index first; and how many expired leases went back."""
+        """Up to `n` pages to render, lowest bfs_index first, each with its parent's fingerprint; and how
+        many expired leases went back."""
         requeued, flat, *waiting = self._run("LEASE", self.worker, n, self.lease_ms)
         self.unconfirmed_waiting = int(waiting[0]) if waiting else 0
-        return int(requeued), [_admission(int(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
+        admissions = [_admission(int(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
+        parents = sorted({a.parent_url for a in admissions if a.parent_url})
+        if parents:
+            self.calls += 1
+            try:
+                found = dict(zip(parents, self.client.hmget(self.templates, parents), strict=True))
+            except redis.RedisError as exc:
+                raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
+            admissions = [replace(a, parent_template=found.get(a.parent_url or "") or "") for a in admissions]
+        return int(requeued), admissions
 
     def renew(self, indexes: Iterable[int]) -> int:
         args = list(indexes)
         return int(self._run("RENEW", self.worker, self.lease_ms, *args)) if args else 0
 
-    def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str], claim: str = "") -> bool:
+    def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str], claim: str = "",
+                 url: str = "", template: str = "") -> bool:
         """Record a finished page (first result wins); True when this worker should deliver its item, which
-        `claim` (`claims.writer_claim`) then holds until `deliver`."""
+        `claim` (`claims.writer_claim`) then holds until `deliver`. The page's fingerprint is stored first
+        (under its `url`), so that every worker leasing a page it admits finds it."""
+        if url and template:
+            self.calls += 1
+            try:
+                self.client.hsetnx(self.templates, url, template)
+            except redis.RedisError as exc:
+                raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
         deliver, _ = self._run("COMPLETE", index, self.worker, json.dumps([list(children), list(also_seen)]), claim)
         return bool(deliver)
 
@@ -184,8 +203,9 @@ class ThreadedRedisFrontier:
     async def renew(self, indexes: Iterable[int]) -> int:
         return await self._call(self.sync.renew, list(indexes))
 
-    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str], claim: str = "") -> bool:
-        return await self._call(self.sync.complete, index, list(children), list(also_seen), claim)
+    async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str], claim: str = "",
+                       url: str = "", template: str = "") -> bool:
+        return await self._call(self.sync.complete, index, list(children), list(also_seen), claim, url, template)
 
     async def deliver(self, index: int) -> bool:
         return await self._call(self.sync.deliver, index)

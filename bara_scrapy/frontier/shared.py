@@ -57,6 +57,7 @@ class SharedFrontier:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.frontier: ThreadedRedisFrontier | None = None
         self.in_flight: set[int] = set()
+        self.urls: dict[int, str] = {}  # bfs_index -> url of the pages in flight (their fingerprints are stored by url)
         self.claim = ""  # who writes this worker's items, where (`claims.writer_claim`)
         self.seeded = False
         self.lost: str | None = None
@@ -114,6 +115,7 @@ class SharedFrontier:
                     stats.inc_value("bara/frontier/requeued", requeued)
                 for adm in admissions:
                     self.in_flight.add(adm.bfs_index)
+                    self.urls[adm.bfs_index] = adm.url
                     stats.inc_value("bara/frontier/leased")
                     self.schedule(adm)
             if self.frontier.unconfirmed_waiting:
@@ -148,6 +150,7 @@ class SharedFrontier:
             logger.error("Pages %s ended without an item; their leases will expire", sorted(self.in_flight))
             self.crawler.stats.inc_value("bara/frontier/abandoned", len(self.in_flight))
             self.in_flight.clear()
+            self.urls.clear()
         if not self.closing:
             raise DontCloseSpider  # other workers may still admit pages: the loop decides
 
@@ -167,11 +170,12 @@ class SharedFrontier:
         return None  # no shared render ledger: workers render every page
 
     async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str],
-                       observation: Observation | None = None) -> Completion:
+                       observation: Observation | None = None, template: str = "") -> Completion:
         if self.frontier is None or self.lost:
             return Completion(deliver=False)
         try:
-            deliver = await self.frontier.complete(index, children, also_seen, self.claim)
+            deliver = await self.frontier.complete(index, children, also_seen, self.claim,
+                                                   self.urls.get(index, ""), template)
         except FrontierLost as exc:
             self._lose(exc)
             return Completion(deliver=False)
@@ -179,6 +183,7 @@ class SharedFrontier:
             return Completion(deliver=True)  # acknowledged once written (item_scraped)
         # another worker holds or delivered this page (our lease ran out)
         self.in_flight.discard(index)
+        self.urls.pop(index, None)
         self.crawler.stats.inc_value("bara/frontier/duplicate_dropped")
         return Completion(deliver=False)
 
@@ -201,6 +206,7 @@ class SharedFrontier:
             self._lose(exc)
             return
         self.in_flight.discard(item.bfs_index)
+        self.urls.pop(item.bfs_index, None)
         self.crawler.stats.inc_value("bara/frontier/delivered")
 
     async def close(self) -> None:

@@ -174,6 +174,8 @@ def apply_choice(choice: PageChoice, prompt: PagePrompt, dom: Extraction, name: 
         extractor=name,
         grounding_dropped=dropped,
         prompt_truncated=prompt.truncated,
+        fingerprint=dom.fingerprint,
+        template_lines=dom.template_lines,
     )
     return Applied(extraction, dropped, ignored)
 

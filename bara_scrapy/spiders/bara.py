@@ -96,6 +96,7 @@ class BaraSpider(Spider):
         http = this if state.served.path == "http" else None
         side = state.http_snapshot
         if state.plan.compare and side is not None and rendered is not None:
+            side = side.model_copy(update={"parent_template": state.admission.parent_template})
             http = result(side.links, await self.extractor.extract(side))
         observation = observe(state.plan, state.served, rendered, http, bool(state.signals), len(snapshot.body_text))
         if state.served.compared:
@@ -118,8 +119,13 @@ class BaraSpider(Spider):
         usable = not failure and not snapshot.offsite_navigation and not not_html and 200 <= response.status < 300
         extraction = Extraction()
         if usable and (snapshot.html or snapshot.body_text):
-            extraction = await self.extractor.extract(snapshot)
+            # the parent's lines at the same place are the site's template (`extraction.template`)
+            extraction = await self.extractor.extract(
+                snapshot.model_copy(update={"parent_template": page.parent_template}))
+            state.template = extraction.fingerprint  # for the pages this one admits
             self._count_llm(extraction)
+            if extraction.template_lines:
+                self.crawler.stats.inc_value("bara/text/template_lines", extraction.template_lines)
             if extraction.unresolved:  # blob: players with no manifest/file in the network log
                 self.crawler.stats.inc_value("bara/verify/rejected/unresolvable_blob", len(extraction.unresolved))
         item.title = extraction.title or snapshot.title

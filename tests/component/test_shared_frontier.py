@@ -126,3 +126,23 @@ def test_redis_is_imported_only_when_the_shared_frontier_is_on() -> None:
             "assert 'redis' not in sys.modules, 'redis imported'")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_leased_page_carries_its_parents_fingerprint_whichever_worker_completed_the_parent(
+    redis_server: RedisServer,
+) -> None:
+    """The fingerprint is stored before the completion admits the children (first stored wins, like the
+    completion): a worker leasing a child finds it, whoever completed the parent."""
+    one = RedisFrontier(redis_server.url, "bara:{tpl}", "one", lease_seconds=60)
+    two = RedisFrontier(redis_server.url, "bara:{tpl}", "two", lease_seconds=60)
+    assert one.seed("http://s.test/", 2, 10, "job")
+    _, [seed] = one.lease(1)
+    assert seed.parent_template == ""
+    assert one.complete(0, ["http://s.test/a", "http://s.test/b"], [], url=seed.url, template="QUJD")
+    assert one.complete(0, ["http://s.test/a"], [], url=seed.url, template="WFla")  # a second result: ignored
+    _, children = two.lease(5)
+    assert [(a.url, a.parent_url, a.parent_template) for a in children] == [
+        ("http://s.test/a", "http://s.test/", "QUJD"), ("http://s.test/b", "http://s.test/", "QUJD")]
+    assert two.complete(1, ["http://s.test/a/x"], [], url="http://s.test/a")  # no fingerprint: none stored
+    _, [grandchild] = one.lease(5)
+    assert grandchild.parent_template == ""

@@ -19,7 +19,8 @@ import pytest
 
 from bara_scrapy.bench.server import Site, SiteServer
 
-from ..crawl_utils import GraphSite, Ref, make_graph_site, parse_stats, refs_of
+from ..crawl_utils import GraphSite, Ref, make_graph_site, parse_stats, refs_of, run_crawl
+from ..forum_site import TEMPLATE_LINES, Forum
 from ..redis_hold import AckHoldingProxy
 from ..service_utils import REPO_ROOT, RedisServer, clean_env, kill_group, wait_for
 
@@ -108,6 +109,24 @@ def test_three_workers_admit_the_sequential_bfs(
     calls = sum(stats["bara/frontier/redis_calls"] for _, stats, _ in results)
     print(f"3 workers: items per worker {delivered}, redis calls {calls} ({calls / P:.1f} per page)")
     assert not [p for p in gen.private if server.hits[p]], "robots.txt-forbidden page requested"
+
+
+def test_workers_give_each_page_the_text_one_process_gives_it(redis_server: RedisServer, tmp_path: Path) -> None:
+    """A page's text leaves out what its parent shows at the same place (`extraction.template`), whichever
+    worker extracted the parent: the fingerprint travels through Redis."""
+    forum, site = Forum().build(), Site()
+    forum.install(site)
+    with SiteServer(site) as server:
+        seed = server.url("/")
+        workers = [start_worker(seed, redis_server.url, tmp_path, f"w{n}", {}) for n in range(2)]
+        for code, _, log in [w.finish() for w in workers]:
+            assert code == 0, log[-3000:]
+        local = run_crawl(seed, tmp_path=tmp_path, args={"max_depth": D, "max_width": W, "max_pages": P},
+                          settings={"BARA_BROWSER_ENABLED": False})
+    shared = {item["url"]: item["text"] for item in union(workers)}
+    assert len(shared) == len(local) == len(forum.pages)
+    assert shared == {item["url"]: item["text"] for item in local}
+    assert sum(TEMPLATE_LINES[0] in text for text in shared.values()) == 1  # the seed's alone
 
 
 @pytest.mark.slow

@@ -1,0 +1,89 @@
+"""Site template by repetition: a line that stands at the same place on the page's parent is the site's.
+
+A crawler sees more than one page of a site. The blocks a site's template prints on every page
+(a "who is online" box, board statistics, a sidebar's widgets, a rail of the same teasers) stand at
+the same place (the same block-level elements, by tag and class: `blocks.signature`) with the same
+words on the page and on its parent; a page's own content does not. Comparing place *and* words
+keeps a page's headline that its parent lists as a card's title (another place), and keeps what
+only looks alike (a "Share" label in another container). This is the site style tree's idea (Yi,
+Liu & Li, KDD 2003) reduced to the one page every crawl fetched first: the parent BFS admitted the
+page from, so a page's text never depends on crawl order, concurrency, a resume or which Redis worker
+took its parent. The seed has no parent: its text is decided by the page alone.
+
+A page's *fingerprint* is the set of its blocks' (place, words) digests, carried to its children
+encoded (`encode`) on their admission; the children's extraction drops the lines it names
+(`template_lines`), unless that would leave the page (almost) nothing: a page that repeats its parent
+(a print view, another sort order of the same list) keeps its text.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterable
+
+from .blocks import Block
+from .missed import seq
+
+DIGEST_BYTES = 6  # 48 bits: no collision to speak of among a page's few thousand blocks
+MAX_KEYS = 4000  # a fingerprint's blocks at most (the page's first ones): 32 KB once encoded
+
+
+def key(block: Block) -> bytes:
+    """The digest of a block's place and words.
+
+    >>> online = Block("p", "Who is online", "", path="/div.stat")
+    >>> key(online) == key(Block("p", "who is  ONLINE!", "", path="/div.stat"))
+    True
+    >>> key(online) == key(Block("p", "Who is online", "", path="/aside"))
+    False
+    """
+    return hashlib.blake2b(f"{block.path}\n{seq(block.text)}".encode(), digest_size=DIGEST_BYTES).digest()
+
+
+def fingerprint(blocks: Iterable[Block]) -> frozenset[bytes]:
+    keys: set[bytes] = set()
+    for block in blocks:
+        if len(keys) >= MAX_KEYS:
+            break
+        keys.add(key(block))
+    return frozenset(keys)
+
+
+def encode(keys: frozenset[bytes]) -> str:
+    """A fingerprint as ASCII (sorted: the same page gives the same string), for requests, journal and Redis.
+
+    >>> keys = fingerprint([Block("p", "a b", "", path="/p"), Block("p", "c", "", path="/p")])
+    >>> decode(encode(keys)) == keys, len(encode(keys))
+    (True, 16)
+    """
+    return base64.b64encode(b"".join(sorted(keys))).decode("ascii")
+
+
+def decode(text: str) -> frozenset[bytes]:
+    """The fingerprint `encode` wrote; an empty or damaged one is no evidence (the empty set)."""
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True) if text else b""
+    except ValueError:
+        return frozenset()
+    if len(raw) % DIGEST_BYTES:
+        return frozenset()
+    return frozenset(raw[i:i + DIGEST_BYTES] for i in range(0, len(raw), DIGEST_BYTES))
+
+
+def template_lines(structure: Iterable[Block], parent: frozenset[bytes]) -> set[str]:
+    """The word sequences (`missed.seq`) of this page's lines that its parent has at the same place,
+    and that the page shows nowhere else.
+
+    >>> parent = fingerprint([Block("h", "Who is online", "", path="/div/div.stat"),
+    ...                       Block("h", "Otters", "", path="/ul/li")])
+    >>> here = [Block("h", "Otters", "", path="/main/h1"), Block("h", "Who is online", "", path="/div/div.stat")]
+    >>> sorted(template_lines(here, parent))
+    [' who is online ']
+    """
+    if not parent:
+        return set()
+    found, elsewhere = set[str](), set[str]()
+    for block in structure:
+        (found if key(block) in parent else elsewhere).add(seq(block.text))
+    return found - elsewhere

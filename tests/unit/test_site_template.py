@@ -1,0 +1,96 @@
+"""The site's template by repetition: a line the parent shows at the same place leaves the page's text;
+the parent's fingerprint travels with the pages it admits (frontier, journal) so the text never depends
+on crawl order or a resume."""
+
+from __future__ import annotations
+
+import pickle
+
+from bara_scrapy.extraction.content import page_content
+from bara_scrapy.extraction.template import decode, encode, fingerprint
+from bara_scrapy.frontier import Frontier
+from bara_scrapy.journal import completion_record, read_journal, replay
+from bara_scrapy.journal import encode as journal_line
+
+from ..forum_site import TEMPLATE_LINES, Forum
+
+BASE = "https://forum.example.org"
+
+
+def _lines(text: str) -> set[str]:
+    return {" ".join(line.split()) for line in text.split("\n")}
+
+
+def test_the_lines_a_thread_shares_with_its_board_at_the_same_place_leave_its_text() -> None:
+    forum = Forum().build()
+    board = page_content(forum.pages["/viewforum.php?f=1"], f"{BASE}/viewforum.php?f=1")
+    thread = "/viewtopic.php?t=102"
+    alone = page_content(forum.pages[thread], BASE + thread)
+    child = page_content(forum.pages[thread], BASE + thread, parent=decode(board.fingerprint))
+    assert set(TEMPLATE_LINES) <= _lines(alone.text)  # the page alone cannot tell them from its own
+    assert not set(TEMPLATE_LINES) & _lines(child.text)
+    assert child.template_lines >= 2
+    for own in forum.own[thread]:
+        assert own in child.text
+    assert (child.title, child.fingerprint) == (alone.title, alone.fingerprint)  # the evidence it gives is its own
+
+
+def test_a_headline_its_parent_lists_elsewhere_stays() -> None:
+    """The parent's card title and the child's headline: the same words at another place."""
+    parent = ('<html><body><main><ul class="cards">' + "".join(
+        f'<li class="card"><h2>{t}</h2><p>Teaser number {i} of a story worth reading today.</p></li>'
+        for i, t in enumerate(["Otters return to the river after forty years away", "A second story", "A third"]))
+        + '</ul><div class="box"><p>Sign up for the weekly letter about rivers and their wildlife.</p></div>'
+        '</main></body></html>')
+    child = ('<html><body><main><article><h1>Otters return to the river after forty years away</h1>'
+             '<p>The otters came back in spring, and the villagers were the first to see them swim past.</p>'
+             '<p>Biologists counted eleven animals along the lower reach, more than anyone had hoped.</p>'
+             '</article><div class="box"><p>Sign up for the weekly letter about rivers and their wildlife.</p>'
+             '</div></main></body></html>')
+    evidence = decode(page_content(parent, "http://h/").fingerprint)
+    content = page_content(child, "http://h/otters", parent=evidence)
+    assert "Otters return to the river after forty years away" in content.text
+    assert "Biologists counted eleven animals" in content.text
+    assert "Sign up for the weekly letter" not in content.text
+    assert "Sign up for the weekly letter" in page_content(child, "http://h/otters").text
+
+
+def test_a_page_that_repeats_its_parent_keeps_its_text() -> None:
+    """A print view or another sort order of the same list: dropping every line would leave nothing."""
+    forum = Forum().build()
+    html = forum.pages["/viewforum.php?f=0"]
+    same = page_content(html, f"{BASE}/viewforum.php?f=0")
+    again = page_content(html, f"{BASE}/viewforum.php?f=0&sk=t", parent=decode(same.fingerprint))
+    assert again.text == same.text and again.template_lines == 0
+
+
+def test_a_fingerprint_is_the_same_for_the_same_page_and_survives_damage() -> None:
+    forum = Forum().build()
+    html = forum.pages["/"]
+    first, second = page_content(html, BASE + "/").fingerprint, page_content(html, BASE + "/").fingerprint
+    assert first == second and first
+    assert decode(first) == decode(encode(decode(first)))
+    assert decode("not base64!") == frozenset() and decode(first[:-4] + "AAA=") in (frozenset(), decode(first[:-4]))
+    assert fingerprint([]) == frozenset()
+
+
+def test_admitted_pages_carry_their_parents_fingerprint_through_completion_order_pickling_and_replay() -> None:
+    bfs = Frontier(max_depth=3, max_pages=20)
+    bfs.admit_seed("http://s/")
+    journal = [journal_line({"seed": "http://s/"})]
+
+    def complete(index: int, children: list[str]) -> None:
+        template = f"T{index}"
+        bfs.complete(index, children, template=template)
+        journal.append(journal_line(completion_record(index, bfs.admitted[index].url, children, [], None, template)))
+
+    complete(0, ["http://s/a", "http://s/b"])
+    complete(2, ["http://s/b1"])  # out of order: held until page 1 finished
+    complete(1, ["http://s/a1", "http://s/b"])
+    by_url = {a.url: a.parent_template for a in bfs.admitted}
+    assert by_url == {"http://s/": "", "http://s/a": "T0", "http://s/b": "T0", "http://s/a1": "T1",
+                      "http://s/b1": "T2"}
+    assert {a.url: a.parent_template for a in pickle.loads(pickle.dumps(bfs)).admitted} == by_url
+    replayed = replay(read_journal(b"".join(journal)), max_depth=3, max_pages=20)
+    assert {a.url: a.parent_template for a in replayed.admitted} == by_url
+    assert b'"t":' not in journal_line(completion_record(0, "http://s/", [], []))  # no evidence, no field
