@@ -43,7 +43,7 @@ from .missed import (
     missed_groups,
 )
 from .missed import seq as _seq
-from .template import encode, fingerprint, template_lines
+from .template import encode, fingerprint, key, template_lines
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
@@ -228,10 +228,10 @@ class _Chosen:
     template_lines: int
 
 
-def _without_template(blocks: list[Block], structured: list[Block], parent: frozenset[bytes],
+def _without_template(blocks: list[Block], structured: list[Block], keys: list[bytes], parent: frozenset[bytes],
                       body_words: int) -> list[Block]:
     """`blocks` less the lines the parent shows at the same place (`template.py`), unless that leaves little."""
-    drop = template_lines(structured, parent)
+    drop = template_lines(structured, keys, parent)
     if not drop:
         return blocks
     kept = [b for b in blocks if _seq(b.text) not in drop]
@@ -274,9 +274,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(words(to_text(blocks)), body_words):
         blocks, method = _body_blocks(body), "body"
-    chosen = len(blocks)
+    chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
-        blocks = _without_template(blocks, structured, parent, body_words)
+        blocks = _without_template(blocks, structured, keys, parent, body_words)
     thread_comments = comments_of(thread)
     text_seq = _seq(to_text(blocks)) if thread_comments else ""
     comments = []  # only what `text` holds: a comment's byline may have stayed out of it
@@ -285,7 +285,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
         if held:
             comments.append(c if held == c.text else Comment(author=c.author, text=held))
     return _Chosen(blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else "",
-                   encode(fingerprint(structured)), chosen - len(blocks))
+                   encode(fingerprint(keys)), chosen - len(blocks))
 
 
 def page_content(html: str | bytes, url: str, body_text: str = "", parent: frozenset[bytes] = frozenset()) -> Content:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from .blocks import Block
 from .missed import seq
@@ -41,19 +41,15 @@ def key(block: Block) -> bytes:
     return hashlib.blake2b(f"{block.path}\n{seq(block.text)}".encode(), digest_size=DIGEST_BYTES).digest()
 
 
-def fingerprint(blocks: Iterable[Block]) -> frozenset[bytes]:
-    keys: set[bytes] = set()
-    for block in blocks:
-        if len(keys) >= MAX_KEYS:
-            break
-        keys.add(key(block))
-    return frozenset(keys)
+def fingerprint(keys: Sequence[bytes]) -> frozenset[bytes]:
+    """A page's fingerprint from its blocks' `key`s (the first `MAX_KEYS`)."""
+    return frozenset(keys[:MAX_KEYS])
 
 
 def encode(keys: frozenset[bytes]) -> str:
     """A fingerprint as ASCII (sorted: the same page gives the same string), for requests, journal and Redis.
 
-    >>> keys = fingerprint([Block("p", "a b", "", path="/p"), Block("p", "c", "", path="/p")])
+    >>> keys = fingerprint([key(Block("p", "a b", "", path="/p")), key(Block("p", "c", "", path="/p"))])
     >>> decode(encode(keys)) == keys, len(encode(keys))
     (True, 16)
     """
@@ -71,19 +67,19 @@ def decode(text: str) -> frozenset[bytes]:
     return frozenset(raw[i:i + DIGEST_BYTES] for i in range(0, len(raw), DIGEST_BYTES))
 
 
-def template_lines(structure: Iterable[Block], parent: frozenset[bytes]) -> set[str]:
-    """The word sequences (`missed.seq`) of this page's lines that its parent has at the same place,
-    and that the page shows nowhere else.
+def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: frozenset[bytes]) -> set[str]:
+    """The word sequences (`missed.seq`) of this page's lines (`structure`, with their `keys`) that its
+    parent has at the same place, and that the page shows nowhere else.
 
-    >>> parent = fingerprint([Block("h", "Who is online", "", path="/div/div.stat"),
-    ...                       Block("h", "Otters", "", path="/ul/li")])
+    >>> parent = fingerprint([key(Block("h", "Who is online", "", path="/div/div.stat")),
+    ...                       key(Block("h", "Otters", "", path="/ul/li"))])
     >>> here = [Block("h", "Otters", "", path="/main/h1"), Block("h", "Who is online", "", path="/div/div.stat")]
-    >>> sorted(template_lines(here, parent))
+    >>> sorted(template_lines(here, [key(b) for b in here], parent))
     [' who is online ']
     """
     if not parent:
         return set()
     found, elsewhere = set[str](), set[str]()
-    for block in structure:
-        (found if key(block) in parent else elsewhere).add(seq(block.text))
+    for block, digest in zip(structure, keys, strict=True):
+        (found if digest in parent else elsewhere).add(seq(block.text))
     return found - elsewhere
