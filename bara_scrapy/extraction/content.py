@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin
 
@@ -41,6 +42,7 @@ from .missed import (
     main_frame,
     main_headline,
     missed_groups,
+    titled_heading,
 )
 from .missed import seq as _seq
 from .template import encode, fingerprint, key, template_lines
@@ -200,7 +202,7 @@ def site_names(tree: HtmlElement, url: str) -> set[str]:
     return {found for n in names if (found := _seq(n)).strip()}
 
 
-def own_title(document_title: str, og_title: str, headline: str, sites: set[str]) -> str:
+def own_title(document_title: str, og_title: str, headline: str, sites: AbstractSet[str]) -> str:
     """The page's own title: the document title, unless it is only the site's name (one of `sites`):
     then `og:title` when it says more, else the page's headline.
 
@@ -239,7 +241,7 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
 
 
 def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
-            parent: frozenset[bytes] = frozenset()) -> _Chosen:
+            parent: frozenset[bytes] = frozenset(), sites: frozenset[str] = frozenset()) -> _Chosen:
     structure, furniture = prune_split(copy.deepcopy(tree))
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
@@ -259,7 +261,8 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
-    marks = frozenset(item for g in missed for item in g.items)
+    titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
+    marks = frozenset([*(item for g in missed for item in g.items), *((titled,) if titled is not None else ())])
     headline = main_headline(structure, title)
     prose = words(to_text([b for b in blocks if b.kind == "p"]))  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
@@ -310,13 +313,14 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
         return Content("", to_text(blocks), to_markdown(blocks), "body" if blocks else "none")
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     body = body or approx_inner_text(tree)
+    sites = frozenset(site_names(tree, url))
     if _NODES(tree) > MAX_ELEMENTS:
         chosen = _Chosen(_body_blocks(body), "body", [], "", "", 0)
     else:
-        chosen = _choose(tree, url, body, title, parent)
+        chosen = _choose(tree, url, body, title, parent, sites)
     blocks = chosen.blocks
     og = " ".join(str(v) for v in tree.xpath('//meta[@property="og:title"]/@content')[:1]).strip()
-    own = clean(own_title(title, " ".join(og.split()), chosen.headline, site_names(tree, url)))[:MAX_TITLE_CHARS]
+    own = clean(own_title(title, " ".join(og.split()), chosen.headline, sites))[:MAX_TITLE_CHARS]
     return Content(own, clean(to_text(blocks)), clean(to_markdown(blocks)), chosen.method, tuple(blocks),
                    tuple(chosen.comments), title, chosen.fingerprint, chosen.template_lines)
 

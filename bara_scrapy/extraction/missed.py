@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from lxml.html import HtmlElement
 
@@ -224,3 +224,22 @@ def main_headline(root: HtmlElement, title: str) -> HtmlElement | None:
     wanted = seq(title)
     named = [h for h in found if seq(h.text_content()) in wanted]
     return max(named, key=lambda h: len(h.text_content())) if named else None
+
+
+def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
+    """The longest heading (h1-h3) of at least two words that the document title holds, and that is not
+    what the page calls its site (`sites`, as `seq`s: the blog's name above every post): the page's
+    headline whatever its level, even a link to the page itself (a forum thread's `<h2><a>Topic</a></h2>`,
+    a blog theme's `<h1 class="entry-title"><a href=permalink>`).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h1>Riverside Forum</h1><h2><a href="?t=7">Winter storage</a></h2></div>')
+    >>> titled_heading(t, "Winter storage - Riverside Forum", {" riverside forum "}).text_content()
+    'Winter storage'
+    """
+    wanted = seq(title)
+    if len(wanted.split()) < 2:
+        return None
+    found = [(len(inner), h) for h in root.iter("h1", "h2", "h3")
+             if len((inner := seq(h.text_content())).split()) >= 2 and inner in wanted and inner not in sites]
+    return max(found, key=lambda pair: pair[0])[1] if found else None

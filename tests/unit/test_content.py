@@ -100,3 +100,20 @@ def test_renderings_agree_on_blocks() -> None:
               Block("li", "one", "one"), Block("quote", "said", "said")]
     assert to_text(blocks) == "Title\nSee docs\none\nsaid"
     assert to_markdown(blocks) == "## Title\n\nSee [docs](https://d/)\n\n- one\n\n> said"
+
+
+def test_the_headline_the_title_names_is_read_at_any_level_even_as_a_link_to_the_page() -> None:
+    """A forum thread's `<h2 class="topic-title"><a href=thread>Topic</a></h2>` (phpBB) and a blog theme's linked
+    entry title: all link words, yet the page's headline; the board's name in the title is not (it is the site's)."""
+    from ..forum_site import Forum
+
+    forum = Forum().build()
+    path = "/viewtopic.php?t=201"
+    lines = page_content(forum.pages[path], "http://f.test" + path).text.split("\n")
+    assert "Thread 2-1 about the weir and its portage" in lines and "Riverside Forum" not in lines
+    blog = ('<html><head><title>Notes on rivers | Cocoa Log</title></head><body><div id="top"><h1><a href="/">Cocoa '
+            'Log</a></h1></div><div class="post"><h2 class="entry-title"><a href="/notes-on-rivers">Notes on rivers'
+            '</a></h2><p>Rivers carry more sediment in spring than in any other season of the year, we found.</p>'
+            '<p>The measurements were taken at the same bridge every morning for three years.</p></div></body></html>')
+    lines = page_content(blog, "http://b.test/notes-on-rivers").text.split("\n")
+    assert "Notes on rivers" in lines and "Cocoa Log" not in lines
