@@ -176,10 +176,22 @@ def looks_like_furniture(el: HtmlElement) -> bool:
 
 def _holds_content(el: HtmlElement, page_chars: int) -> bool:
     """An element wrapping the page's main content is never furniture, whatever its name:
-    it is or holds the <main>, or it holds `HOLDS_SHARE` of the page's text."""
+    it is or holds the <main>, or it holds `HOLDS_SHARE` of the page's text outside links (`page_chars`:
+    a short page's mega-menu holds most of its words, all of them links).
+
+    >>> from lxml.html import fromstring
+    >>> menu = fromstring('<nav>' + '<a href="/x">A section of the site</a>' * 30 + '</nav>')
+    >>> _holds_content(menu, 60), _holds_content(fromstring('<div class="sidebar"><p>The story.</p></div>'), 12)
+    (False, True)
+    """
     if el.tag in ("html", "body", "main") or el.xpath(".//main|.//*[@role='main']"):
         return True
-    return len(el.text_content()) >= HOLDS_SHARE * page_chars
+    return _unlinked_chars(el) >= HOLDS_SHARE * page_chars
+
+
+def _unlinked_chars(el: HtmlElement) -> int:
+    """The length of an element's text outside links."""
+    return len(el.text_content()) - sum(len(a.text_content()) for a in el.iter("a"))
 
 
 def main_root(root: HtmlElement) -> HtmlElement:
@@ -225,7 +237,7 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
     ('A long story', ['Menu', 'Share'])
     """
     content = main_root(root)
-    page_chars = len(content.text_content())
+    page_chars = _unlinked_chars(content)
     removed = [" ".join(el.itertext()) for el in _outside(content)]  # words apart across blocks
     doomed: list[HtmlElement] = []
     gone: set[HtmlElement] = set()  # doomed elements and everything inside them (not checked again)

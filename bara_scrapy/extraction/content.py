@@ -64,6 +64,7 @@ from .text import (
 )
 
 SHORT_LINE_WORDS = 6
+SHINGLE = 4  # words: a run this long found in the furniture is the furniture's
 LOST_SHARE = 0.3  # furniture may take this much of trafilatura's words; more (and a paragraph's worth,
 LOST_WORDS = 100  # not a related box beside a short list), and the pruning took the article: keep trafilatura's
 
@@ -176,6 +177,29 @@ def _frame_content(b: Block) -> bool:
     return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)
 
 
+def _outside_words(blocks: list[Block], furniture: str) -> int:
+    """The words of `blocks` outside the page's `furniture`: each block's words less the share of its runs of
+    `SHINGLE` words that the furniture holds (trafilatura's balanced mode may return a body dump as one line).
+
+    >>> menu = " ".join(f"Section {i} of the school" for i in range(20))
+    >>> _outside_words([Block("p", "Call us on Monday " + menu, "")], menu)
+    4
+    """
+    if not furniture:
+        return sum(words(b.text) for b in blocks)
+    known = set(_shingles(_WORD_RE.findall(furniture.lower())))
+    total = 0
+    for b in blocks:
+        tokens = _WORD_RE.findall(b.text.lower())
+        runs = _shingles(tokens)
+        total += round(len(tokens) * (1 - sum(r in known for r in runs) / len(runs))) if runs else 0
+    return total
+
+
+def _shingles(tokens: list[str]) -> list[tuple[str, ...]]:
+    return [tuple(tokens[i:i + SHINGLE]) for i in range(max(1, len(tokens) - SHINGLE + 1))] if tokens else []
+
+
 def _body_blocks(body: str) -> list[Block]:
     return [Block("p", line, line) for line in body.split("\n") if line.strip()]
 
@@ -250,9 +274,10 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     kept_words = words(kept)
     if _little(kept_words, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
-        broader_words = words(to_text(broader))
+        broader_words = _outside_words(broader, furniture)  # a short page's mega-menu is no more content
         if broader_words >= BROADER_FACTOR * kept_words:
-            blocks, kept, kept_words = broader, to_text(broader), broader_words
+            blocks, kept = broader, to_text(broader)
+            kept_words = words(kept)
     kept_seq = _seq(kept)
     in_main = structure.tag == "main" or structure.get("role") == "main"
     container, end = kept_container(structure, kept_seq)

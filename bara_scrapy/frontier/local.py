@@ -96,7 +96,8 @@ class Frontier:
         return released
 
     def _expand(self, index: int) -> list[Admission]:
-        children, also_seen, template = self.pending.pop(index)
+        children, also_seen, *rest = self.pending.pop(index)  # (a state pickled before fingerprints: 2 fields)
+        template = rest[0] if rest else ""
         parent = self.admitted[index]
         self.seen.update(also_seen)
         out: list[Admission] = []

@@ -117,3 +117,24 @@ def test_the_headline_the_title_names_is_read_at_any_level_even_as_a_link_to_the
             '<p>The measurements were taken at the same bridge every morning for three years.</p></div></body></html>')
     lines = page_content(blog, "http://b.test/notes-on-rivers").text.split("\n")
     assert "Notes on rivers" in lines and "Cocoa Log" not in lines
+
+
+@pytest.mark.parametrize("wrapper", ["nav", "div"])
+def test_a_short_page_under_a_mega_menu_is_its_own_few_lines_not_the_menu(wrapper: str) -> None:
+    """A university's contact page: twelve words of its own under a 100-link mega-menu (in a <nav>, or in a
+    `div.site-header`). The menu holds most of the page's words, all of them links: it is no content wrapper,
+    and trafilatura's balanced mode returning it as one line is no reason to prefer that mode."""
+    sections = ["Study", "Research", "Admissions", "Student life", "About us", "Alumni", "News and events",
+                "Libraries", "Faculties", "International", "Give", "Contact"]
+    subs = ["Undergraduate", "Postgraduate taught", "Research degrees", "Fees and funding", "Open days", "Visit us",
+            "Accommodation", "Careers"]
+    menu = "".join(f'<li><a href="/s{i}/">{s}</a><ul class="sub-menu">'
+                   + "".join(f'<li><a href="/s{i}/p{j}">{t}</a></li>' for j, t in enumerate(subs)) + "</ul></li>"
+                   for i, s in enumerate(sections))
+    html = (f'<html><head><title>Contact us | Northfield University</title></head><body><div class="site-header">'
+            f'<div class="logo"><a href="/">Northfield University</a></div><{wrapper} class="mega-menu"><ul>{menu}'
+            f'</ul></{wrapper}></div><div class="content-area"><h1>Contact us</h1><p>Call the front desk on 555 0100, '
+            'Monday to Friday.</p></div></body></html>')
+    text = page_content(html, "https://www.northfield.example.edu/contact/").text
+    assert "Call the front desk on 555 0100, Monday to Friday." in text
+    assert "Postgraduate taught" not in text and len(text.split()) < 30, text[:300]
