@@ -45,7 +45,7 @@ from .missed import (
     titled_heading,
 )
 from .missed import seq as _seq
-from .template import encode, fingerprint, key, template_lines
+from .template import encode, fingerprint, key, template_lines, title_key
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
@@ -313,7 +313,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
         if held:
             comments.append(c if held == c.text else Comment(author=c.author, text=held))
     return _Chosen(blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else "",
-                   encode(fingerprint(keys)), chosen - len(blocks))
+                   encode(fingerprint([title_key(title), *keys])), chosen - len(blocks))
 
 
 def page_content(html: str | bytes, url: str, body_text: str = "", parent: frozenset[bytes] = frozenset()) -> Content:
@@ -339,6 +339,8 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     body = body or approx_inner_text(tree)
     sites = frozenset(site_names(tree, url))
+    if title and parent and title_key(title) in parent:  # the parent has the same title: it is the site's
+        sites |= {_seq(title)}
     if _NODES(tree) > MAX_ELEMENTS:
         chosen = _Chosen(_body_blocks(body), "body", [], "", "", 0)
     else:

@@ -26,6 +26,7 @@ from .blocks import Block
 from .missed import seq
 
 DIGEST_BYTES = 6  # 48 bits: no collision to speak of among a page's few thousand blocks
+TITLE_PLACE = "<title>"  # the document title's place in a fingerprint (no block stands there)
 MAX_KEYS = 4000  # a fingerprint's blocks at most (the page's first ones): 32 KB once encoded
 
 
@@ -39,6 +40,16 @@ def key(block: Block) -> bytes:
     False
     """
     return hashlib.blake2b(f"{block.path}\n{seq(block.text)}".encode(), digest_size=DIGEST_BYTES).digest()
+
+
+def title_key(title: str) -> bytes:
+    """The digest of a document title, in a fingerprint beside the blocks': a title the parent has too is the
+    site's (an app titled with its name on every page), not the page's own.
+
+    >>> title_key("Conduit") == title_key("conduit"), title_key("Conduit") == key(Block("h", "Conduit", ""))
+    (True, False)
+    """
+    return key(Block("title", title, "", path=TITLE_PLACE))
 
 
 def fingerprint(keys: Sequence[bytes]) -> frozenset[bytes]:

@@ -94,3 +94,18 @@ def test_admitted_pages_carry_their_parents_fingerprint_through_completion_order
     replayed = replay(read_journal(b"".join(journal)), max_depth=3, max_pages=20)
     assert {a.url: a.parent_template for a in replayed.admitted} == by_url
     assert b'"t":' not in journal_line(completion_record(0, "http://s/", [], []))  # no evidence, no field
+
+
+def test_a_document_title_the_parent_has_too_is_the_sites_and_the_page_is_titled_by_its_headline() -> None:
+    """An app titled with its name on every page (nothing else names the site): the title is the site's."""
+    def page(h1: str, para: str) -> str:
+        return (f'<html><head><title>Riverside</title></head><body><div id="app"><main><h1>{h1}</h1><p>{para}</p>'
+                '</main></div></body></html>')
+
+    home = page_content(page("Welcome to the river pages", "Stories about the river and the people along it."),
+                        "http://app.test/")
+    story = page("Otters return after forty years", "The otters came back in spring and stayed all summer long.")
+    assert page_content(story, "http://app.test/otters").title == "Riverside"  # alone: nothing says it is the site's
+    child = page_content(story, "http://app.test/otters", parent=decode(home.fingerprint))
+    assert (child.title, child.document_title) == ("Otters return after forty years", "Riverside")
+    assert "Otters return after forty years" in child.text
