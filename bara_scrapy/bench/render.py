@@ -272,7 +272,7 @@ def render_page(spec: SiteSpec, page: PageSpec, hosts: Hosts, page_index: int = 
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(page.title)} | {escape(spec.name)}</title><style>{_CSS}</style></head>\n"
         f'<body class="{body_class}">\n{header}\n<main id="content">\n<h1>{escape(page.title)}</h1>\n'
-        + _share_bar(furniture, page_index) + "\n".join(blocks) + related
+        + _share_bar(furniture, page_index) + "\n".join(blocks) + _widget(furniture, spec.name) + related
         + f'\n</main>\n<footer class="site-footer"><ul>{footer}</ul>'
         f"<p>&copy; {escape(spec.name)}. All rights reserved.</p></footer>\n{overlay}{_cookie_notice(furniture)}\n"
         f"<script>const BENCH = {config};\n{_RUNTIME}</script>\n</body></html>\n"
@@ -289,6 +289,17 @@ _RELATED = ('<aside class="related"><h2>Related articles</h2><ul><li><a href="{h
             '<p><a href="{href}">{s}</a></p></article></section>',
             '<div id="recommended" class="recommendations"><h3>Recommended for you</h3>'
             '<p><a href="{href}">{s}</a></p></div>')
+
+
+# The site's widget, the same on each of its pages, named as real sites name theirs (nothing says furniture).
+_WIDGET = ('<div class="stat-block"><h3>Who is online</h3><p>{s}</p></div>',
+           '<section class="box"><h2>About this site</h2><p>{s}</p></section>',
+           '<div class="notice"><p>{s}</p></div>')
+
+
+def _widget(furniture: dict[str, str], site: str) -> str:
+    text = furniture.get("widget")
+    return "\n" + _WIDGET[sum(map(ord, site)) % len(_WIDGET)].format(s=escape(text)) if text else ""
 
 
 def _share_bar(furniture: dict[str, str], index: int) -> str:

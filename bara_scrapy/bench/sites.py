@@ -51,6 +51,9 @@ SHORT_PARTS = ("tag_items",)
 TOP_PARTS = ("hero_headline", "article_header", "profile_bio", "list_intro")
 # Furniture planted on every page, one sentence each, that `text` must leave out.
 BOILERPLATE = ("menu", "footer", "cookie", "related", "share")
+# furniture the same on every page of a site, in markup whose names say nothing (a "who is online" box): only
+# repetition tells it from content (`extraction/template.py`); the seed, which has no parent, keeps it
+TEMPLATE_WIDGET = "widget"
 WIDE_HUB_WIDTH = 8  # W of wide-hub sites (their hub links to more pages than that)
 BAD_QUIRKS = {"bad_404": "404", "bad_html200": "html200", "bad_wrong_kind": "wrong_kind"}
 
@@ -499,7 +502,8 @@ class _Builder:
 
     def boilerplate(self, path: str) -> tuple[tuple[str, str], ...]:
         rng = random.Random(f"{self.site_id}/boilerplate/{path}")
-        return tuple((kind, sentence(rng)) for kind in BOILERPLATE)
+        per_page = tuple((kind, sentence(rng)) for kind in BOILERPLATE)
+        return (*per_page, (TEMPLATE_WIDGET, sentence(random.Random(f"{self.site_id}/{TEMPLATE_WIDGET}"))))
 
     # media features
     def apply_media_feature(self, feature: str) -> None:

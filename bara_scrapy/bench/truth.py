@@ -23,6 +23,7 @@ from .reference import Rendered, Visit, sequential_bfs
 from .sites import (
     MECHANISMS,
     PLACEHOLDER_HOSTS,
+    TEMPLATE_WIDGET,
     Budget,
     Hosts,
     Link,
@@ -186,7 +187,10 @@ def _page_truth(
                 found["image"].append(ExpectedMedia(canonicalize(hosts.resolve(m.poster)), "image", (), poster_tags))
     return PageTruth(
         url, final, depth, index, parent, "ok", _unique(via + base), tuple(keys),
-        tuple(KeySentence(text, _unique((f"boiler_{kind}", *base, *layouts))) for kind, text in page.boilerplate),
+        tuple(KeySentence(text, _unique((f"boiler_{kind}", *base, *layouts))) for kind, text in page.boilerplate
+              # the seed has no parent, and a page served as its parent (a redirect to it) repeats it: the
+              # widget is the page's alone there, not counted
+              if kind != TEMPLATE_WIDGET or (index and final != parent)),
         tuple(found["image"]), tuple(found["video"]), tuple(found["embed"]), tuple(found["bad"]),
         tuple(c for c, _ in children), width_dropped,
     )
