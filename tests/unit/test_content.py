@@ -138,3 +138,15 @@ def test_a_short_page_under_a_mega_menu_is_its_own_few_lines_not_the_menu(wrappe
     text = page_content(html, "https://www.northfield.example.edu/contact/").text
     assert "Call the front desk on 555 0100, Monday to Friday." in text
     assert "Postgraduate taught" not in text and len(text.split()) < 30, text[:300]
+
+
+def test_a_forum_quote_header_is_a_line_of_its_own_not_glued_to_the_quoted_text() -> None:
+    """phpBB's `<blockquote><div><cite>name wrote: <span>date</span></cite>quoted text</div></blockquote>`."""
+    quote = ('<blockquote><div><cite><a href="/u/2">riverrat</a> wrote: <span>Tue Feb 14, 2023 7:22 pm</span></cite>'
+             "Padded sawhorses are fine, but keep it away from the furnace.</div></blockquote>")
+    html = ("<html><body><main><article><h1>Winter storage</h1><p>My canoe spends the winter in the garage, "
+            f"upside down on two sawhorses.</p><div class='content'>{quote}I would add a breathable cover."
+            "</div></article></main></body></html>")
+    lines = page_content(html, "http://f.test/t/1").text.split("\n")
+    assert "riverrat wrote: Tue Feb 14, 2023 7:22 pm" in lines
+    assert "Padded sawhorses are fine, but keep it away from the furnace." in lines
