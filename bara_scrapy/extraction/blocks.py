@@ -11,6 +11,7 @@ first (`from_trafilatura_xml`), so both extraction paths share one walker.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urljoin
@@ -49,6 +50,7 @@ class Block:
     framed: bool = False  # inside the page's article frame (its headline, the article around the kept text)
     carded: bool = False  # inside a link that wraps block content: a card's <a><h3>title</h3><p>gist</p></a>
     path: str = ""  # the block-level elements around it, from the walk's root (`signature`): where it stands
+    group: int = -1  # the repeated group (`lists.repeated_groups`, by index) one of whose items holds it
 
 
 @lru_cache(maxsize=4096)  # a page links the same targets again and again, and its links are walked more than once
@@ -91,7 +93,7 @@ def _is_data_row(tr: HtmlElement) -> bool:
 
 class _Walker:
     def __init__(self, base_url: str, marks: frozenset[HtmlElement], frame: frozenset[HtmlElement],
-                 unframe: frozenset[HtmlElement] = frozenset()) -> None:
+                 unframe: frozenset[HtmlElement] = frozenset(), items: Mapping[HtmlElement, int] | None = None) -> None:
         self.base = base_url
         self.marks = marks
         self.frame = frame
@@ -105,6 +107,9 @@ class _Walker:
         self.rows = 0  # rows of the current table
         self.link_words = 0  # words inside links of the block being gathered
         self.path = ""  # the signatures of the block-level elements around the current one
+        self.items = items or {}  # group items -> their group's index
+        self.group = -1  # the group of the innermost item around the current element
+        self.line_group = -1  # ... where the line being gathered started
 
     def flush(self, kind: str, level: int = 0) -> None:
         if not self.text:  # nothing gathered since the last block (`md` and `link_words` grow with `text`)
@@ -122,10 +127,16 @@ class _Walker:
             link_words = len(_WORD.findall(text))
         if text.strip():
             self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
-                                     carded, self.path))
+                                     carded, self.path, self.line_group))
+
+    def start(self) -> None:
+        """Text is about to be gathered: a new line starts in the current group (if it is the first text)."""
+        if not self.text:
+            self.line_group = self.group
 
     def inline(self, s: str | None) -> None:
         if s:
+            self.start()
             self.text.append(s)
             self.md.append(s)
 
@@ -134,7 +145,8 @@ class _Walker:
         if not tag or invisible(el):
             return
         marked, framed, unframed = el in self.marks, el in self.frame, el in self.unframe
-        saved = self.framed
+        saved, outer_group = self.framed, self.group
+        self.group = self.items.get(el, self.group)  # a group's item: the lines that start in it are the group's
         if marked or framed or unframed:
             self.flush(kind)
             self.inside += marked
@@ -144,6 +156,7 @@ class _Walker:
             self.flush(kind)
             self.inside -= marked
             self.framed = saved
+        self.group = outer_group
 
     def _walk(self, el: HtmlElement, tag: str, kind: str) -> None:
         if tag == "br":
@@ -153,7 +166,8 @@ class _Walker:
             cells = [_cell_text(c) for c in el if c.tag in ("td", "th")]
             if any(cells):
                 self.blocks.append(Block("row", " | ".join(cells), "| " + " | ".join(cells) + " |",
-                                         int(self.rows == 0), self.inside > 0, path=f"{self.path}/{signature(el)}"))
+                                         int(self.rows == 0), self.inside > 0, path=f"{self.path}/{signature(el)}",
+                                         group=self.group))
                 self.rows += 1
         elif tag == "a" and el.get("href"):
             href = resolve(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
@@ -167,6 +181,7 @@ class _Walker:
             label = _norm(raw)
             if label:
                 before, after = " " * raw[:1].isspace(), " " * raw[-1:].isspace()  # "reported<a> X</a>"
+                self.start()
                 self.text.append(before + label + after)
                 self.md.append(before + (f"[{label}]({href})" if href else label) + after)
                 self.link_words += len(_WORD.findall(label))
@@ -174,6 +189,7 @@ class _Walker:
             raw = "".join(el.itertext())
             label = _norm(raw)
             if label:
+                self.start()
                 self.text.append(raw if "\n" not in raw else f" {label} ")
                 self.md.append(f"`{label}`" if "`" not in label else f"`` {label} ``")
         elif tag in BLOCK_TAGS:
@@ -199,8 +215,8 @@ class _Walker:
 
 
 def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElement] = frozenset(),
-                frame: frozenset[HtmlElement] = frozenset(),
-                unframe: frozenset[HtmlElement] = frozenset()) -> list[Block]:
+                frame: frozenset[HtmlElement] = frozenset(), unframe: frozenset[HtmlElement] = frozenset(),
+                items: Mapping[HtmlElement, int] | None = None) -> list[Block]:
     """The blocks of a tree in document order (`framed` inside `frame` elements, unless inside an `unframe` one).
 
     >>> from lxml.html import fromstring
@@ -208,7 +224,7 @@ def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElem
     ...     '<div><h2>Top</h2><ul><li>One <a href="/x">link</a></li></ul><p>Done<br>Next</p></div>'), "http://h/")]
     [('h', 'Top'), ('li', 'One [link](http://h/x)'), ('p', 'Done'), ('p', 'Next')]
     """
-    walker = _Walker(base_url, marks, frame, unframe)
+    walker = _Walker(base_url, marks, frame, unframe, items)
     walker.walk(root, "p")
     walker.flush("p")
     return walker.blocks

@@ -296,7 +296,8 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     frame = frozenset(el for el in (headline, *own, *main) if el is not None)
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset(el for el in structure.iter() if isinstance(el.tag, str) and named_omission(el))
-    structured = tree_blocks(structure, url, marks, frame, unframe)
+    items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
+    structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
     if _little(words(to_text(blocks)), body_words):
         blocks, method = tree_blocks(structure, url), "structure"

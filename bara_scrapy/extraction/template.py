@@ -80,17 +80,24 @@ def decode(text: str) -> frozenset[bytes]:
 
 def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: frozenset[bytes]) -> set[str]:
     """The word sequences (`missed.seq`) of this page's lines (`structure`, with their `keys`) that its
-    parent has at the same place, and that the page shows nowhere else.
+    parent has at the same place, and that the page shows nowhere else. A repeated group (a list, a grid, a
+    feed: `Block.group`) goes whole or not at all: a category page lists some of the posts its parent
+    lists, in the same markup, and each of them is its content; a sidebar the same on both is the site's.
 
     >>> parent = fingerprint([key(Block("h", "Who is online", "", path="/div/div.stat")),
     ...                       key(Block("h", "Otters", "", path="/ul/li"))])
     >>> here = [Block("h", "Otters", "", path="/main/h1"), Block("h", "Who is online", "", path="/div/div.stat")]
     >>> sorted(template_lines(here, [key(b) for b in here], parent))
     [' who is online ']
+    >>> posts = [Block("li", "Otters", "", path="/ul/li", group=0), Block("li", "Herons", "", path="/ul/li", group=0)]
+    >>> template_lines(posts, [key(b) for b in posts], parent), template_lines(posts[:1], [key(posts[0])], parent)
+    (set(), {' otters '})
     """
     if not parent:
         return set()
+    hits = [digest in parent for digest in keys]
+    partial = {b.group for b, hit in zip(structure, hits, strict=True) if b.group >= 0 and not hit}
     found, elsewhere = set[str](), set[str]()
-    for block, digest in zip(structure, keys, strict=True):
-        (found if digest in parent else elsewhere).add(seq(block.text))
+    for block, hit in zip(structure, hits, strict=True):
+        (found if hit and block.group not in partial else elsewhere).add(seq(block.text))
     return found - elsewhere

@@ -109,3 +109,26 @@ def test_a_document_title_the_parent_has_too_is_the_sites_and_the_page_is_titled
     child = page_content(story, "http://app.test/otters", parent=decode(home.fingerprint))
     assert (child.title, child.document_title) == ("Otters return after forty years", "Riverside")
     assert "Otters return after forty years" in child.text
+
+
+def test_a_list_the_parent_shows_in_part_is_the_pages_own_and_one_it_shows_whole_is_the_sites() -> None:
+    """A category page lists three of the posts its parent (the blog's home) lists, and one more, in the same
+    markup: every one is the page's content. The "Recent posts" box is the same on both: the site's."""
+    def post(n: int) -> str:
+        return (f'<article class="post"><h2 class="entry-title"><a href="/p{n}">Post {n} about the river and its '
+                f'birds</a></h2><p>Summary {n}: the herons came back to the reeds below the mill this spring.</p>'
+                "</article>")
+
+    recent = '<ul class="recent">' + "".join(f'<li><a href="/p{n}">Post {n} about the river</a> and a note on '
+                                              f'day {n} of the count</li>' for n in range(5)) + "</ul>"
+
+    def page(title: str, posts: range | list[int]) -> str:
+        return (f"<html><head><title>{title} | River Blog</title></head><body><main><h1>{title}</h1>"
+                f'<div class="posts">{"".join(post(n) for n in posts)}</div><div class="widget"><h3>Recent posts</h3>'
+                f"{recent}</div></main></body></html>")
+
+    home = page_content(page("Latest", range(6)), "http://b.test/")
+    category = page_content(page("Herons", [1, 3, 5, 9]), "http://b.test/c/herons", parent=decode(home.fingerprint))
+    for n in (1, 3, 5, 9):
+        assert f"Summary {n}: the herons came back" in category.text, n
+    assert "day 2 of the count" not in category.text and "day 2 of the count" in home.text
