@@ -20,6 +20,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from .boilerplate import invisible
+from .lists import class_stem
 
 BLOCK_TAGS = frozenset(
     "address article aside blockquote body dd details dialog div dl dt fieldset figcaption figure footer form "
@@ -36,7 +37,6 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # where trafilatura's <code> is inline code (parents already renamed to HTML names)
 _INLINE_CODE_PARENTS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "a", "span"})
 _WORD = re.compile(r"\w+")
-_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def signature(el: HtmlElement) -> str:
     names = el.get("class")
     if not names:
         return str(el.tag)
-    return ".".join([str(el.tag), *sorted({_DIGITS.sub("", n) for n in names.split()} - {""})])
+    return ".".join([str(el.tag), *sorted({class_stem(n) for n in names.split()} - {""})])
 
 
 def _norm(s: str) -> str:

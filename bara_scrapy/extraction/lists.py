@@ -51,11 +51,12 @@ def signature(el: HtmlElement) -> str:
     ('div.post-', 'li')
     """
     first = (el.get("class") or "").split(None, 1)[:1]
-    return f"{el.tag}.{_class_stem(first[0])}" if first else str(el.tag)
+    return f"{el.tag}.{class_stem(first[0])}" if first else str(el.tag)
 
 
 @lru_cache(maxsize=8192)  # class names repeat across a page and a site
-def _class_stem(name: str) -> str:
+def class_stem(name: str) -> str:
+    """A class name without its digits (`post-12` -> `post-`, `bg2` -> `bg`)."""
     return _DIGITS.sub("", name)
 
 
