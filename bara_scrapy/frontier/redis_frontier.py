@@ -87,12 +87,16 @@ class RedisFrontier:
         self._scripts = {name: self.client.register_script(getattr(scripts, name))
                          for name in ("SEED", "LEASE", "RENEW", "COMPLETE", "DELIVER", "UNCONFIRMED", "RESOLVE")}
 
-    def _run(self, name: str, *args: str | int | float) -> Any:
+    def _command(self, command: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """One Redis call, counted; a Redis error is a lost frontier."""
         self.calls += 1
         try:
-            result = self._scripts[name](keys=self.keys, args=list(args))
+            return command(*args, **kwargs)
         except redis.RedisError as exc:
             raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
+
+    def _run(self, name: str, *args: str | int | float) -> Any:
+        result = self._command(self._scripts[name], keys=self.keys, args=list(args))
         if result is None:
             raise FrontierLost(f"shared frontier {self.url} lost this crawl's state (Redis restarted?)")
         return result
@@ -112,11 +116,7 @@ class RedisFrontier:
         admissions = [_admission(int(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
         parents = sorted({a.parent_url for a in admissions if a.parent_url})
         if parents:
-            self.calls += 1
-            try:
-                found = dict(zip(parents, self.client.hmget(self.templates, parents), strict=True))
-            except redis.RedisError as exc:
-                raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
+            found = dict(zip(parents, self._command(self.client.hmget, self.templates, parents), strict=True))
             admissions = [replace(a, parent_template=found.get(a.parent_url or "") or "") for a in admissions]
         return int(requeued), admissions
 
@@ -130,11 +130,7 @@ class RedisFrontier:
         `claim` (`claims.writer_claim`) then holds until `deliver`. The page's fingerprint is stored first
         (under its `url`), so that every worker leasing a page it admits finds it."""
         if url and template:
-            self.calls += 1
-            try:
-                self.client.hsetnx(self.templates, url, template)
-            except redis.RedisError as exc:
-                raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
+            self._command(self.client.hsetnx, self.templates, url, template)
         deliver, _ = self._run("COMPLETE", index, self.worker, json.dumps([list(children), list(also_seen)]), claim)
         return bool(deliver)
 
@@ -152,16 +148,12 @@ class RedisFrontier:
         return bool(self._run("RESOLVE", index, 1 if written else 0))
 
     def status(self) -> FrontierStatus:
-        self.calls += 1
         meta, queue, leases = self.keys[0], self.keys[4], self.keys[5]
-        try:
-            pipe = self.client.pipeline(transaction=False)
-            pipe.hmget(meta, "count", "next", "delivered", "max_pages", "dropped", "requeued")
-            pipe.zcard(queue)
-            pipe.zcard(leases)
-            (count, nxt, delivered, max_pages, dropped, requeued), queued, leased = pipe.execute()
-        except redis.RedisError as exc:
-            raise FrontierLost(f"shared frontier {self.url} failed: {exc}") from exc
+        pipe = self.client.pipeline(transaction=False)  # queued here, sent by `execute`
+        pipe.hmget(meta, "count", "next", "delivered", "max_pages", "dropped", "requeued")
+        pipe.zcard(queue)
+        pipe.zcard(leases)
+        (count, nxt, delivered, max_pages, dropped, requeued), queued, leased = self._command(pipe.execute)
         if count is None:
             raise FrontierLost(f"shared frontier {self.url} lost this crawl's state (Redis restarted?)")
         return FrontierStatus(int(count), int(nxt), int(delivered), int(max_pages), int(queued), int(leased),
