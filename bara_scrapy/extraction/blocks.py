@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -31,7 +31,6 @@ _KIND = {"h1": "h", "h2": "h", "h3": "h", "h4": "h", "h5": "h", "h6": "h", "li":
 _XML_NAMES = {"head": "h2", "list": "ul", "item": "li", "row": "tr", "cell": "td", "quote": "blockquote",
               "code": "pre", "ref": "a", "hi": "span", "lb": "br", "graphic": "img", "main": "div", "doc": "div",
               "comments": "div"}
-_SPACES = re.compile(r"\s+")
 _LINKABLE = ("http:", "https:", "/", "mailto:")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # where trafilatura's <code> is inline code (parents already renamed to HTML names)
@@ -51,6 +50,30 @@ class Block:
     carded: bool = False  # inside a link that wraps block content: a card's <a><h3>title</h3><p>gist</p></a>
     path: str = ""  # the block-level elements around it, from the walk's root (`signature`): where it stands
     group: int = -1  # the repeated group (`lists.repeated_groups`, by index) one of whose items holds it
+
+    @cached_property
+    def seq(self) -> str:
+        """`seq` of the text: its words, case folded, space padded (computed once; every pass
+        compares lines by it).
+
+        >>> Block("p", "Hello, World!", "").seq
+        ' hello world '
+        """
+        return seq(self.text)
+
+    @cached_property
+    def words(self) -> int:
+        """The number of words of the text (`text.words`)."""
+        return len(_WORD.findall(self.text))
+
+
+def seq(text: str) -> str:
+    """Word sequence, case folded, space padded (for whole-word containment tests).
+
+    >>> seq("Hello, World!")
+    ' hello world '
+    """
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
 
 
 @lru_cache(maxsize=4096)  # a page links the same targets again and again, and its links are walked more than once
@@ -78,7 +101,7 @@ def signature(el: HtmlElement) -> str:
 
 
 def _norm(s: str) -> str:
-    return _SPACES.sub(" ", s).strip()
+    return " ".join(s.split())  # `str.split` and `\\s` agree on what a space is (`Py_UNICODE_ISSPACE`)
 
 
 def _cell_text(el: HtmlElement) -> str:

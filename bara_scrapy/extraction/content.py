@@ -28,6 +28,7 @@ from lxml.html import HtmlElement
 
 from ..items import Comment
 from .blocks import Block, resolve, to_markdown, to_text, tree_blocks
+from .blocks import seq as _seq
 from .boilerplate import named_omission, prune_split
 from .comments import comments_of, threads
 from .lists import repeated_groups
@@ -44,7 +45,6 @@ from .missed import (
     missed_groups,
     titled_heading,
 )
-from .missed import seq as _seq
 from .template import encode, fingerprint, key, template_lines, title_key
 from .text import (
     BROADER_FACTOR,
@@ -98,7 +98,7 @@ class Content:
     def article_text(self) -> str:
         """`text` without the comments: the page's own content alone."""
         drop = {_seq(line) for c in self.comments for line in c.text.split("\n")}
-        return "\n".join(b.text for b in self.blocks if _seq(b.text) not in drop)
+        return "\n".join(b.text for b in self.blocks if b.seq not in drop)
 
 
 def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
@@ -116,17 +116,17 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     ...                        "Menu")]
     ['An intro of several words', 'Item one', 'Outro']
     """
-    struct_seqs = [_seq(b.text) for b in structure]
+    struct_seqs = [b.seq for b in structure]
     struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
 
     def in_structure(found: str) -> bool:  # a short line ("Share") must match a whole line
         return found in struct_lines or (len(found.split()) >= SHORT_LINE_WORDS and found in struct_seq)
 
-    kept_seqs = [_seq(b.text) for b in kept]
+    kept_seqs = [b.seq for b in kept]
     held = [in_structure(found) or found not in furn_seq for found in kept_seqs]
     body = [b for b, keep in zip(kept, held, strict=True) if keep]
     body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
-    kept_counts = [words(b.text) for b in kept]  # a newline ends a word: the text's words are the blocks' words
+    kept_counts = [b.words for b in kept]  # a newline ends a word: the text's words are the blocks' words
     kept_words = sum(kept_counts)
     lost = kept_words - sum(n for n, keep in zip(kept_counts, held, strict=True) if keep)
     if lost > LOST_SHARE * kept_words and lost >= LOST_WORDS:  # the pruning took the article itself
@@ -186,7 +186,7 @@ def _outside_words(blocks: list[Block], furniture: str) -> int:
     4
     """
     if not furniture:
-        return sum(words(b.text) for b in blocks)
+        return _words(blocks)
     known = set(_shingles(_WORD_RE.findall(furniture.lower())))
     total = 0
     for b in blocks:
@@ -198,6 +198,11 @@ def _outside_words(blocks: list[Block], furniture: str) -> int:
 
 def _shingles(tokens: list[str]) -> list[tuple[str, ...]]:
     return [tuple(tokens[i:i + SHINGLE]) for i in range(max(1, len(tokens) - SHINGLE + 1))] if tokens else []
+
+
+def _words(blocks: list[Block]) -> int:
+    """`words(to_text(blocks))` without writing the text: a newline ends a word."""
+    return sum(b.words for b in blocks)
 
 
 def _body_blocks(body: str) -> list[Block]:
@@ -260,8 +265,8 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     drop = template_lines(structured, keys, parent)
     if not drop:
         return blocks
-    kept = [b for b in blocks if _seq(b.text) not in drop]
-    return blocks if _little(words(to_text(kept)), body_words) else kept
+    kept = [b for b in blocks if b.seq not in drop]
+    return blocks if _little(_words(kept), body_words) else kept
 
 
 def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
@@ -270,15 +275,14 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = words(body)  # counted once: the body text is the page's longest string
-    kept = to_text(blocks)
-    kept_words = words(kept)
+    kept_words = _words(blocks)
     if _little(kept_words, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
         broader_words = _outside_words(broader, furniture)  # a short page's mega-menu is no more content
         if broader_words >= BROADER_FACTOR * kept_words:
-            blocks, kept = broader, to_text(broader)
-            kept_words = words(kept)
-    kept_seq = _seq(kept)
+            blocks = broader
+            kept_words = _words(blocks)
+    kept_seq = joined_seq(b.seq for b in blocks)
     in_main = structure.tag == "main" or structure.get("role") == "main"
     container, end = kept_container(structure, kept_seq)
     groups = repeated_groups(structure)
@@ -289,7 +293,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     marks = frozenset([*(item for g in missed for item in g.items), *((titled,) if titled is not None else ())])
     headline = main_headline(structure, title)
-    prose = words(to_text([b for b in blocks if b.kind == "p"]))  # an article, not a table or a list
+    prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
     article = article_frame(structure, container)
     own = before_end(article, end) if article is not None else ()
@@ -299,15 +303,15 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
-    if _little(words(to_text(blocks)), body_words):
+    if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
-    if _little(words(to_text(blocks)), body_words):
+    if _little(_words(blocks), body_words):
         blocks, method = _body_blocks(body), "body"
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words)
     thread_comments = comments_of(thread)
-    text_seq = _seq(to_text(blocks)) if thread_comments else ""
+    text_seq = joined_seq(b.seq for b in blocks) if thread_comments else ""
     comments = []  # only what `text` holds: a comment's byline may have stayed out of it
     for c in thread_comments:
         held = "\n".join(line for line in c.text.split("\n") if _seq(line) in text_seq)

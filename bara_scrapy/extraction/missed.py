@@ -10,12 +10,12 @@ the page's headline), whose blocks trafilatura dropped are the article's too.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 
 from lxml.html import HtmlElement
 
+from .blocks import seq
 from .lists import TITLE_WORDS, Group
 from .text import words
 
@@ -29,16 +29,6 @@ HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 
-_WORD_RE = re.compile(r"\w+")
-
-
-def seq(text: str) -> str:
-    """Word sequence, case folded, space padded (for whole-word containment tests).
-
-    >>> seq("Hello, World!")
-    ' hello world '
-    """
-    return " " + " ".join(_WORD_RE.findall(text.lower())) + " "
 
 
 def joined_seq(seqs: Iterable[str]) -> str:

@@ -23,7 +23,6 @@ import hashlib
 from collections.abc import Sequence
 
 from .blocks import Block
-from .missed import seq
 
 DIGEST_BYTES = 6  # 48 bits: no collision to speak of among a page's few thousand blocks
 TITLE_PLACE = "<title>"  # the document title's place in a fingerprint (no block stands there)
@@ -39,7 +38,7 @@ def key(block: Block) -> bytes:
     >>> key(online) == key(Block("p", "Who is online", "", path="/aside"))
     False
     """
-    return hashlib.blake2b(f"{block.path}\n{seq(block.text)}".encode(), digest_size=DIGEST_BYTES).digest()
+    return hashlib.blake2b(f"{block.path}\n{block.seq}".encode(), digest_size=DIGEST_BYTES).digest()
 
 
 def title_key(title: str) -> bytes:
@@ -99,5 +98,5 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     partial = {b.group for b, hit in zip(structure, hits, strict=True) if b.group >= 0 and not hit}
     found, elsewhere = set[str](), set[str]()
     for block, hit in zip(structure, hits, strict=True):
-        (found if hit and block.group not in partial else elsewhere).add(seq(block.text))
+        (found if hit and block.group not in partial else elsewhere).add(block.seq)
     return found - elsewhere
