@@ -11,7 +11,7 @@ the page's headline), whose blocks trafilatura dropped are the article's too.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 
 from lxml.html import HtmlElement
 
@@ -55,13 +55,16 @@ def kept_container(root: HtmlElement, kept_seq: str) -> tuple[HtmlElement, HtmlE
     """
     total, end = 0, None
     counts: defaultdict[HtmlElement, int] = defaultdict(int)
-    for el in root.iter(*TEXT_TAGS):
-        found = seq(el.text_content())
-        if found.strip() and found in kept_seq:
-            n, end = len(found.split()), el
-            total += n
-            for holder in (el, *el.iterancestors()):
-                counts[holder] += n
+    for holders in (root.iter(*TEXT_TAGS), _loose_text(root)):  # the second when the first held too little
+        for el in holders:
+            found = seq(el.text_content())
+            if found.strip() and found in kept_seq:
+                n, end = len(found.split()), el
+                total += n
+                for holder in (el, *el.iterancestors()):
+                    counts[holder] += n
+        if total >= CONTAINER_SHARE * len(kept_seq.split()):
+            break
     node = root
     while total:
         inner = [c for c in node if counts.get(c, 0) >= CONTAINER_SHARE * total]
@@ -69,6 +72,22 @@ def kept_container(root: HtmlElement, kept_seq: str) -> tuple[HtmlElement, HtmlE
             break
         node = inner[0]
     return node, end
+
+
+def _loose_text(root: HtmlElement) -> Iterator[HtmlElement]:
+    """The elements outside the text tags (`TEXT_TAGS`) with text of their own: where an app's markup holds
+    its lines (a card's `<span class="text">` in a `<div>`, prose loose in a `<div>`).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>A <span>b</span></p><div class="q"><span>Quoted</span> <span> </span></div> x</div>')
+    >>> [e.tag + ":" + e.text_content() for e in _loose_text(t)]
+    ['span:Quoted']
+    """
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.tag not in TEXT_TAGS and el is not root \
+                and ((el.text or "").strip() or any((c.tail or "").strip() for c in el)) \
+                and not any(a.tag in TEXT_TAGS for a in el.iterancestors()):
+            yield el
 
 
 def follows(g: Group, end: HtmlElement) -> bool:

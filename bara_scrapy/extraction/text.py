@@ -52,6 +52,7 @@ _BLOCKS = frozenset(
 
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
+_CLOSING = frozenset(".,;:!?)]}\"'”’»")  # punctuation that ends a phrase: a word right after it is another
 _FORMATTING = frozenset({"b", "strong", "em", "i", "u", "s", "sub", "sup", "mark", "small", "abbr"})
 
 logger = logging.getLogger(__name__)
@@ -150,14 +151,16 @@ def separate_words(tree: HtmlElement) -> None:
     """Put a space between two adjacent inline elements that would glue two words into one.
 
     A card's `<a>bramble</a><span>June 1</span>` renders as two boxes (the page's CSS sets them
-    apart); read as text it would be "brambleJune 1". Two formatting elements (`<b>`, `<em>`...)
-    side by side stay glued: they style parts of one word.
+    apart); read as text it would be "brambleJune 1". The same after closing punctuation: a quote's
+    `<span>“…friends.”</span><span>by Ann</span>` is not "friends.”by". Two formatting elements
+    (`<b>`, `<em>`...) side by side stay glued: they style parts of one word.
 
     >>> from lxml.html import fromstring
-    >>> t = fromstring('<p><a href="/u">bramble</a><span>June 1</span> <b>in</b><i>credible</i></p>')
+    >>> t = fromstring('<p><a href="/u">bramble</a><span>June 1</span> <b>in</b><i>credible</i>'
+    ...                ' <span>“Go.”</span><span>by Ann</span><span>(</span><a href="/a">about</a></p>')
     >>> separate_words(t)
     >>> t.text_content()
-    'bramble June 1 incredible'
+    'bramble June 1 incredible “Go.” by Ann(about'
     """
     for el in tree.iter(*_INLINE):
         nxt = el.getnext()
@@ -166,7 +169,7 @@ def separate_words(tree: HtmlElement) -> None:
         if el.tag in _FORMATTING and nxt.tag in _FORMATTING:
             continue
         before, after = el.text_content()[-1:], nxt.text_content()[:1]
-        if before.isalnum() and after.isalnum():
+        if (before.isalnum() or before in _CLOSING) and after.isalnum():
             el.tail = " "
 
 
