@@ -168,6 +168,8 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     text_words = len(_WORD.findall(el.text_content()))
     if text_words <= LABEL_WORDS:
         return True
+    if any(_unlinked_chars(h) and not any(a.tag == "a" for a in h.iterancestors()) for h in el.iter("h1")):
+        return False  # it holds a headline (not a logo link): a hero, an article's banner
     labels = [len(_WORD.findall(a.text_content())) for a in el.iter("a")]
     if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < TITLE_WORDS * len(labels):
         return True  # mostly short link labels: a menu or a share bar (a card is one long link)

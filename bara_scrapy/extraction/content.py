@@ -284,9 +284,10 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
             kept_words = _words(blocks)
     kept_seq = joined_seq(b.seq for b in blocks)
     in_main = structure.tag == "main" or structure.get("role") == "main"
-    container, end = kept_container(structure, kept_seq)
+    kept = kept_container(structure, kept_seq)
+    container, end = kept.container, kept.end
     groups = repeated_groups(structure)
-    missed = missed_groups(groups, kept_seq, kept_words, container, in_main, end)
+    missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])

@@ -11,7 +11,8 @@ the page's headline), whose blocks trafilatura dropped are the article's too.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
@@ -43,15 +44,30 @@ def joined_seq(seqs: Iterable[str]) -> str:
     return " " + " ".join(inner for found in seqs if (inner := found.strip())) + " "
 
 
-def kept_container(root: HtmlElement, kept_seq: str) -> tuple[HtmlElement, HtmlElement | None]:
-    """The deepest element holding `CONTAINER_SHARE` of the words trafilatura kept (`kept_seq`, their
-    `seq`: the article body, the list's section): repeated groups inside it belong to the main content;
-    and the last element whose text trafilatura kept (the article's end).
+@dataclass(frozen=True)
+class Kept:
+    """Where the text trafilatura kept lies in the tree."""
+
+    container: HtmlElement  # the deepest element holding `CONTAINER_SHARE` of its words
+    end: HtmlElement | None  # the last element whose text it kept (the article's end)
+    held: Mapping[HtmlElement, int]  # the kept words each element holds
+    total: int  # the kept words found in the tree
+
+    def share(self, elements: Iterable[HtmlElement]) -> float:
+        """The share of the kept words that `elements` (none inside another) hold."""
+        return sum(self.held.get(el, 0) for el in elements) / self.total if self.total else 0.0
+
+
+def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
+    """Where the words trafilatura kept (`kept_seq`, their `seq`) lie: the deepest element holding
+    `CONTAINER_SHARE` of them (the article body, the list's section: repeated groups inside it belong to the
+    main content), the last element whose text it kept (the article's end), and the words each element holds.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><section><p>One two three</p><p>Four five</p></section><ul><li>x</li></ul></div>')
-    >>> [e.text_content() for e in kept_container(t, seq("One two three\\nFour five"))]
-    ['One two threeFour five', 'Four five']
+    >>> kept = kept_container(t, seq("One two three\\nFour five"))
+    >>> kept.container.text_content(), kept.end.text_content(), kept.share([t[0][0]]), kept.share([t[1]])
+    ('One two threeFour five', 'Four five', 0.6, 0.0)
     """
     total, end = 0, None
     counts: defaultdict[HtmlElement, int] = defaultdict(int)
@@ -71,7 +87,7 @@ def kept_container(root: HtmlElement, kept_seq: str) -> tuple[HtmlElement, HtmlE
         if not inner:
             break
         node = inner[0]
-    return node, end
+    return Kept(node, end, counts, total)
 
 
 def _loose_text(root: HtmlElement) -> Iterator[HtmlElement]:
@@ -130,14 +146,17 @@ def is_plain_run(g: Group) -> bool:
     return g.link_words <= PLAIN_LINKS * g.words and not is_teaser_run(g)
 
 
-def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, container: HtmlElement, in_main: bool = False,
-                  end: HtmlElement | None = None) -> list[Group]:
+def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kept,
+                  in_main: bool = False) -> list[Group]:
     """The groups trafilatura mostly left out of the text it kept (given as its `seq` and its number of
     words) that are content: inside the kept text's container; items with text of their own (comments,
     replies, reviews, posts: few links and no title links) anywhere; or outweighing a short kept text (a
     list page). A group of link titles only when there is no prose beside it (else it is a related-links
     box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept element
-    (`end`) only when it is plain text (replies; teaser rails and tags stay out)."""
+    (`end`) only when it is plain text (replies; teaser rails and tags stay out). A group of links holding
+    what trafilatura kept, spread over its items, is the page's content (a grid of card links whose summaries
+    it kept, not their titles)."""
+    container, end = kept.container, kept.end
     informative = container.tag not in ("html", "body")  # all of the page says nothing
     out = []
     for g in groups:
@@ -146,7 +165,8 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, container
         plain = is_plain_run(g)
         if kept_words >= LONG_ARTICLE and end is not None and follows(g, end) and not plain:
             continue  # after a long article, a run of link titles is a teaser rail or tags
-        if (g.link_dense and not (dominant and kept_words < FEW_WORDS)) or not (dominant or near or plain):
+        if (g.link_dense and not (dominant and kept_words < FEW_WORDS) and not _spread(g, kept)) \
+                or not (dominant or near or plain):
             continue
         missing = 0
         for item in g.items:
@@ -156,6 +176,19 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, container
         if missing > MISSED_SHARE * g.words:
             out.append(g)
     return out
+
+
+def _spread(g: Group, kept: Kept) -> bool:
+    """Whether the group's items hold `CONTAINER_SHARE` of what trafilatura kept, no one item most of it: the
+    kept text is the group's (a feed of cards), not one item's (an article expanded in a list of others).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Intro</p><ul><li><a href="/a">A b c</a></li><li><a href="/b">D e f</a></li></ul></div>')
+    >>> g = Group(t[1], tuple(t[1]), 6, 6)
+    >>> _spread(g, kept_container(t, seq("A b c\\nD e f"))), _spread(g, kept_container(t, seq("A b c")))
+    (True, False)
+    """
+    return kept.share(g.items) >= CONTAINER_SHARE and max(kept.share((item,)) for item in g.items) < CONTAINER_SHARE
 
 
 def article_frame(root: HtmlElement, container: HtmlElement) -> HtmlElement | None:
