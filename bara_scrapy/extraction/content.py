@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
+from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin
@@ -33,6 +34,7 @@ from .boilerplate import named_omission, prune_split
 from .comments import comments_of, threads
 from .lists import repeated_groups
 from .missed import (
+    FEW_WORDS,
     LONG_ARTICLE,
     article_frame,
     before_end,
@@ -134,7 +136,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     kept_seq, index = joined_seq(kept_seqs), dict[str, int]()
     for n, found in enumerate(body_seqs):
         index.setdefault(found, n)
-    anchors = [index.get(found, -1) for found in struct_seqs]
+    repeated = {found for found, n in Counter(struct_seqs).items() if n > 1}  # "Read more" under every card
+    anchors = [-1 if found in repeated else index.get(found, -1) for found in struct_seqs]
     following, nxt = [len(body)] * len(structure), len(body)
     for i in range(len(structure) - 1, -1, -1):
         following[i] = nxt
@@ -143,7 +146,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     pos, added = 0, set[str]()
     for i, b in enumerate(structure):
         if anchors[i] >= pos:
-            out.extend(body[pos : anchors[i] + 1])
+            out.extend(body[pos : anchors[i]])
+            out.append(_spaced(body[anchors[i]], b))
             pos = anchors[i] + 1
             continue
         found = struct_seqs[i]
@@ -159,6 +163,20 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     out += body[pos:]
     return [replace(b, level=0) if b.kind == "row" and b.level == 1 and n and out[n - 1].kind == "row" else b
             for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
+
+
+def _spaced(kept: Block, tree: Block) -> Block:
+    """trafilatura's block with the tree's spacing when the two differ by spaces alone (trafilatura may drop the
+    space `separate_words` put between two inline elements: "up.”by Ann").
+
+    >>> _spaced(Block("p", "up.”by Ann", "up.”by Ann"), Block("p", "up.” by Ann", "up.” by Ann")).text
+    'up.” by Ann'
+    >>> _spaced(Block("p", "up. by Ann", "up. by Ann"), Block("p", "up by Ann", "up by Ann")).text
+    'up. by Ann'
+    """
+    if kept.text == tree.text or kept.kind != tree.kind or kept.text.replace(" ", "") != tree.text.replace(" ", ""):
+        return kept
+    return replace(kept, text=tree.text, md=tree.md if kept.md == kept.text else kept.md)
 
 
 def _frame_content(b: Block) -> bool:
@@ -298,7 +316,8 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
     article = article_frame(structure, container)
     own = before_end(article, end) if article is not None else ()
-    frame = frozenset(el for el in (headline, *own, *main) if el is not None)
+    short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
+    frame = frozenset(el for el in (headline, *own, *main, *short) if el is not None)
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset(el for el in structure.iter() if isinstance(el.tag, str) and named_omission(el))
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item

@@ -70,7 +70,7 @@ def test_card_titles_inside_links_and_hidden_named_content() -> None:
     for n in range(8):
         assert f"Story number {n} about the river" in text
         assert f"A summary of story {n}" in text
-    # not yet: the home page's hero line beside a card grid ("A place to share your knowledge.")
+    assert "A place to share your knowledge." in text  # the hero holds an <h1>: no class name removes it
 
 
 def test_code_in_sentences() -> None:
@@ -95,3 +95,111 @@ def test_faq_answer_with_a_link_is_kept() -> None:
     for n in range(4):
         assert f"Question {n}: how do I join the count?" in text
         assert f"Answer {n}: write to the river club before the first of March." in text
+
+
+# The markup of a real open-source client-rendered blogging app (RealWorld "Conduit"), as its DOM reads once
+# rendered: Bootstrap classes, the headline in `div.banner` beside Follow/Favorite buttons, card titles as
+# <h1> inside the card's link, a profile's bio in `div.user-info`.
+CONDUIT_NAV = ('<nav class="navbar navbar-light"><div class="container"><a class="navbar-brand" href="/">conduit</a>'
+               '<ul class="nav navbar-nav pull-xs-right"><li class="nav-item">'
+               '<a class="nav-link active" href="/">Home</a></li>'
+               '<li class="nav-item"><a class="nav-link" href="/login">Sign in</a></li></ul></div></nav>')
+CONDUIT_FOOTER = ('<footer><div class="container"><a href="/" class="logo-font">conduit</a><span class="attribution">'
+                  'An interactive learning project from <a href="https://thinkster.io">Thinkster</a>.</span></div></footer>')
+CARDS = [("How to train your dragon", "Ever wonder how?", "bramble", ["dragons", "training"]),
+         ("Otters return to the northern river", "A spring count by volunteers on every bank.", "heron", ["otters"]),
+         ("Why the mill weir matters", "Old structures, new habitats.", "bramble", ["rivers", "mills"]),
+         ("A field guide to holts", "Where otters sleep and how to spot one.", "wren", ["otters", "guides"])]
+
+
+def conduit(inner: str) -> str:
+    return (f'<html><head><title>Conduit</title></head><body><div id="root">{CONDUIT_NAV}{inner}{CONDUIT_FOOTER}'
+            "</div></body></html>")
+
+
+def card(title: str, gist: str, who: str, tags: list[str]) -> str:
+    return (f'<div class="article-preview"><div class="article-meta">'
+            f'<a href="/profile/{who}"><img src="/i/{who}.jpg"></a>'
+            f'<div class="info"><a href="/profile/{who}" class="author">{who}</a><span class="date">June 1</span></div>'
+            '<button class="btn btn-outline-primary btn-sm pull-xs-right"><i class="ion-heart"></i> 29</button></div>'
+            f'<a href="/article/{title.lower().replace(" ", "-")}" class="preview-link"><h1>{title}</h1><p>{gist}</p>'
+            '<span>Read more...</span><ul class="tag-list">'
+            + "".join(f'<li class="tag-default tag-pill tag-outline">{t}</li>' for t in tags) + "</ul></a></div>")
+
+
+def test_app_feed_of_card_links_keeps_every_title() -> None:
+    """trafilatura keeps the cards' summaries but not their titles (each an <h1> in the card's link): the kept
+    text spreads over the group's items, so the group is the page's content, links and all."""
+    html = conduit('<div class="home-page"><div class="banner"><div class="container"><h1 class="logo-font">conduit'
+                   '</h1><p>A place to share your knowledge.</p></div></div>'
+                   '<div class="container page"><div class="row">'
+                   '<div class="col-md-9">' + "".join(card(*c) for c in CARDS) + "</div></div></div></div>")
+    text = page_content(html, "http://127.0.0.1:8000/").text
+    for title, gist, who, _ in CARDS:
+        assert title in text and gist in text and f"{who} June 1" in text
+    assert "A place to share your knowledge." in text and "Sign in" not in text
+
+
+def test_app_article_headline_in_a_banner_with_buttons() -> None:
+    """The article's `div.banner` holds its <h1> and the author's Follow/Favorite buttons: a class name and a few
+    buttons do not make it a consent notice."""
+    meta = ('<div class="article-meta"><a href="/profile/ann" class="author">ann</a><span class="date">January 20th'
+            '</span><button class="btn btn-sm"><i class="ion-plus-round"></i> Follow ann</button>'
+            '<button class="btn btn-sm"><i class="ion-heart"></i> Favorite Post (29)</button></div>')
+    html = conduit(f'<div class="article-page"><div class="banner"><div class="container"><h1>Otters return to the '
+                   f'northern river</h1>{meta}</div></div><div class="container page"><div class="row article-content">'
+                   f'<div class="col-md-12"><div>{BODY}</div></div></div></div></div>')
+    content = page_content(html, URL)
+    assert content.title == "Otters return to the northern river"
+    assert content.text.startswith("Otters return to the northern river\n")
+    assert "Paragraph 5" in content.text and "Favorite Post" not in content.text
+
+
+def test_app_profile_bio_beside_its_cards() -> None:
+    """A profile view where trafilatura keeps one card: the rest of the view's prose (the bio) is the page's own,
+    in reading order."""
+    bio = "Naturalist and volunteer counter of river otters on the northern banks."
+    html = conduit('<div class="profile-page"><div class="user-info"><div class="container"><div class="row">'
+                   '<div class="col-xs-12 col-md-10 offset-md-1"><img src="/i/bramble.jpg" class="user-img">'
+                   f'<h4>bramble</h4><p>{bio}</p><button class="btn btn-sm action-btn">Follow bramble</button>'
+                   '</div></div></div></div>'
+                   '<div class="container"><div class="row"><div class="col-xs-12 col-md-10 offset-md-1">'
+                   '<div class="articles-toggle"><ul class="nav nav-pills outline-active"><li class="nav-item">'
+                   '<a class="nav-link active" href="">My Articles</a></li></ul></div>'
+                   + "".join(card(*c) for c in CARDS if c[2] == "bramble") + "</div></div></div></div>")
+    text = page_content(html, "http://127.0.0.1:8000/profile/bramble").text
+    assert bio in text
+    assert text.index(bio) < text.index("How to train your dragon") < text.index("Why the mill weir matters")
+
+
+def test_script_written_quotes_with_many_tag_links() -> None:
+    """A quotes listing whose items a script writes (`div.quote > span.text`, no paragraph tags): the short quotes,
+    each with several tag links, are as much the page's content as the long ones trafilatura keeps."""
+    quotes = [("This life is what you make it. No matter what, you're going to mess up sometimes, it's a universal "
+               "truth. But the good part is you get to decide how you're going to mess it up.", "Marilyn Monroe",
+               ["friends", "heartbreak", "inspirational", "life", "love", "sisters"]),
+              ("It takes a great deal of bravery to stand up to our enemies, but just as much to stand up to our "
+               "friends.", "J.K. Rowling", ["courage", "friends"]),
+              ("If you can't explain it to a six year old, you don't understand it yourself.", "Albert Einstein",
+               ["simplicity", "understand"]),
+              ("You may not be able to change the world, but you can at least embrace the people who need you and "
+               "love them unconditionally, for that is where the world changes.", "Bob Marley", ["love"]),
+              ("I like nonsense, it wakes up the brain cells.", "Dr. Seuss", ["fantasy"]),
+              ("The opposite of love is not hate, it's indifference. The opposite of art is not ugliness, it's "
+               "indifference. The opposite of faith is not heresy, it's indifference.", "Elie Wiesel",
+               ["activism", "apathy", "hate", "indifference", "inspirational", "love", "opposite", "philosophy"]),
+              ("Good friends, good books, and a sleepy conscience: this is the ideal life.", "Mark Twain",
+               ["books", "contentment", "friends", "friendship", "life"])]
+    items = "".join(f'<div class="quote"><span class="text">“{q}”</span><span>by <small class="author">{who}</small>'
+                    '</span><div class="tags">Tags: '
+                    + " ".join(f'<a class="tag" href="/tag/{t}/">{t}</a>' for t in tags)
+                    + "</div></div>" for q, who, tags in quotes)
+    html = ('<html><head><title>Quotes to Scrape</title></head><body><div class="container">'
+            '<div class="row header-box"><div class="col-md-8"><h1><a href="/">Quotes to Scrape</a></h1></div>'
+            '<div class="col-md-4"><p><a href="/login">Login</a></p></div></div>'
+            f'<div class="row"><div class="col-md-8">{items}<nav><ul class="pager">'
+            '<li class="next"><a href="/js/page/3/">Next</a></li></ul></nav></div></div></div></body></html>')
+    text = page_content(html, "http://127.0.0.1:8000/js/page/2/").text
+    for q, who, _ in quotes:
+        assert f"“{q}”" in text and f"by {who}" in text
+    assert "”by" not in text  # the quote and its byline are two boxes: never glued
