@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..urls import canonicalize
 from .articles import PUBLISHED, load_corpus, score
@@ -139,7 +140,36 @@ def score_offline(pages: list[Page], name: str = CORPUS_NAME) -> dict[str, Any]:
         "trafilatura": {**_rounded(score(traf, truths)), "ms_per_page": round(traf_ms, 1)},
         "bara": {**_rounded(score(article if use_article else text, truths)), "ms_per_page": round(bara_ms, 1)},
         "bara_text": _rounded(score(text, truths)),
+        "same_site": score_same_site(pages, {key: contents[id(h)] for key, h, _, _ in pages}, use_article),
     }
+
+
+def score_same_site(pages: list[Page], alone: dict[str, Any], use_article: bool) -> dict[str, Any]:
+    """The site's template (`extraction/template.py`) on real markup: the pages whose site has another page in the
+    corpus, scored as extracted alone (`alone`: key -> `Content`) and again with the fingerprint of another page of
+    their site (the one before it by key, the first taking the last) as the parent, as a crawl gives a page its
+    parent's. A corpus page's sibling is not its crawl parent (a listing, a home page), but both show the site's
+    template."""
+    from ..extraction.content import page_content
+    from ..extraction.template import decode
+
+    sites: dict[str, list[Page]] = {}
+    for page in sorted(pages):
+        if host := urlsplit(page[2]).hostname if page[2] else None:
+            sites.setdefault(host, []).append(page)
+    shared = {host: members for host, members in sites.items() if len(members) > 1}
+    truths, before, after, lines = {}, {}, {}, 0
+    for members in shared.values():
+        for n, (key, page_html, url, truth) in enumerate(members):
+            parent = decode(alone[members[n - 1][0]].fingerprint)
+            content = page_content(page_html, url, parent=parent)
+            truths[key], lines = truth, lines + content.template_lines
+            before[key] = alone[key].article_text() if use_article else alone[key].text
+            after[key] = content.article_text() if use_article else content.text
+    if not truths:
+        return {}
+    return {"pages": len(truths), "sites": len(shared), "template_lines": lines,
+            "alone": _rounded(score(before, truths)), "with_parent": _rounded(score(after, truths))}
 
 
 def load(path: Path) -> tuple[list[Page], dict[str, str]]:
@@ -166,6 +196,13 @@ def corpus_markdown(figures: dict[str, Any]) -> str:
         if values := figures.get("offline", {}).get(key):
             rows.append(f"| {label} | {values['f1']:.3f} | {values['precision']:.3f} | {values['recall']:.3f} "
                         f"| {values['ms_per_page']:.0f} |")
+    if same := figures.get("offline", {}).get("same_site"):
+        for label, key in ((f"bara_scrapy on the raw HTML, the {same['pages']} pages of {same['sites']} sites with "
+                            "several, alone", "alone"),
+                           (f"the same pages, another page of their site as the parent ({same['template_lines']} "
+                            "template lines left out)", "with_parent")):
+            values = same[key]
+            rows.append(f"| {label} | {values['f1']:.3f} | {values['precision']:.3f} | {values['recall']:.3f} | |")
     for name, published in figures.get("published", {}).items():
         cells = " | ".join("–" if v is None else f"{v:.3f}" for v in published)
         rows.append(f"| {html.escape(name)} (published) | {cells} | |")
