@@ -165,6 +165,27 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
 
 
+def _without_orphans(blocks: list[Block]) -> list[Block]:
+    """Less the headings the frame added over nothing: the label of a section left out ("Suggested Topics" over
+    a rail of other pages, "Related" over teasers), followed by no line before the next heading of its rank. A
+    card's title (a heading inside the card's link) is the card's content on its own.
+
+    >>> h = lambda t, n: Block("h", t, t, n, framed=True)
+    >>> p = Block("p", "Body", "Body")
+    >>> [b.text for b in _without_orphans([h("Title", 1), p, h("Suggested", 3)])]
+    ['Title', 'Body']
+    >>> [b.text for b in _without_orphans([h("Part", 2), h("Step", 3), p, h("Related", 2), h("Next", 2), p])]
+    ['Part', 'Step', 'Body', 'Next', 'Body']
+    """
+    out = []
+    for n, b in enumerate(blocks):
+        nxt = blocks[n + 1] if n + 1 < len(blocks) else None
+        if b.kind == "h" and b.framed and not b.carded and (nxt is None or (nxt.kind == "h" and nxt.level <= b.level)):
+            continue
+        out.append(b)
+    return out
+
+
 def _spaced(kept: Block, tree: Block) -> Block:
     """trafilatura's block with the tree's spacing when the two differ by spaces alone (trafilatura may drop the
     space `separate_words` put between two inline elements: "up.”by Ann").
@@ -323,6 +344,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
+    blocks = _without_orphans(blocks)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(_words(blocks), body_words):

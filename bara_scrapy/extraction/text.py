@@ -53,6 +53,7 @@ _BLOCKS = frozenset(
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
 _CLOSING = frozenset(".,;:!?)]}\"'”’»")  # punctuation that ends a phrase: a word right after it is another
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _FORMATTING = frozenset({"b", "strong", "em", "i", "u", "s", "sub", "sup", "mark", "small", "abbr"})
 
 logger = logging.getLogger(__name__)
@@ -249,9 +250,27 @@ def parse(html: str) -> HtmlElement | None:
         return None
     for el in tree.xpath("//*[@hidden]|//template"):  # not rendered, whatever the CSS says
         el.drop_tree()
+    drop_permalinks(tree)
     separate_words(tree)
     quote_headers(tree)
     return tree
+
+
+def drop_permalinks(tree: HtmlElement) -> None:
+    """Remove a heading's permalink: a link to a fragment of the page whose label has no word (Sphinx's and MkDocs'
+    "¶", a "#" or an icon), which a reader sees only on hover; the heading's words stay.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h2 id="use">Basic use<a class="headerlink" href="#use">¶</a></h2>'
+    ...                '<h3><a href="#x">Setup</a></h3><p>See <a href="#use">¶</a></p></div>')
+    >>> drop_permalinks(t)
+    >>> [h.text_content() for h in t], t[1].find("a") is not None
+    (['Basic use', 'Setup', 'See ¶'], True)
+    """
+    doomed = [a for a in tree.iter("a") if (a.get("href") or "").startswith("#")
+              and not _WORD_RE.search(a.text_content()) and any(h.tag in _HEADINGS for h in a.iterancestors())]
+    for a in doomed:
+        a.drop_tree()  # keeps the tail
 
 
 def _load(html: str) -> HtmlElement | None:

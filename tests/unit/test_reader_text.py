@@ -203,3 +203,62 @@ def test_script_written_quotes_with_many_tag_links() -> None:
     for q, who, _ in quotes:
         assert f"“{q}”" in text and f"by {who}" in text
     assert "”by" not in text  # the quote and its byline are two boxes: never glued
+
+
+def test_docs_page_permalinks_code_and_closing_line() -> None:
+    """A documentation theme's page (MkDocs Material's markup): inline code stays in its sentence, a code block
+    is a fenced block and the sentence after it stays, the closing "Continue on to" line stays, and a heading's
+    permalink ("¶", shown on hover) is not part of the heading."""
+    nav = "".join(f'<li class="md-nav__item"><a href="../{t}/" class="md-nav__link">{t.title()}</a></li>'
+                  for t in ("install", "models", "fields", "types", "validators", "serialization", "settings"))
+    body = ('<h1 id="models">Models</h1><p>Models are simply classes which inherit from <code>BaseModel</code> and '
+            'define fields as annotated attributes.</p><h2 id="use">Basic model usage<a class="headerlink" '
+            'href="#use" title="Permanent link">&para;</a></h2><div class="language-python highlight"><pre><span>'
+            '</span><code><span class="k">class</span> <span class="nc">User</span>(BaseModel):\n    id: int\n'
+            '</code></pre></div><p>In this example, <code>User</code> is a model with one field, which is required.'
+            '</p><p>Continue on to <a href="../fields/">Fields</a>.</p>')
+    html = ('<html><head><title>Models - Pydantic</title></head><body><header class="md-header"><nav '
+            'class="md-header__inner" aria-label="Header"><a href=".." class="md-logo"><img src="/logo.svg" '
+            'alt="logo"></a><span class="md-ellipsis">Pydantic</span></nav></header><div class="md-container">'
+            '<main class="md-main"><div class="md-sidebar md-sidebar--primary"><nav class="md-nav" '
+            f'aria-label="Navigation"><ul class="md-nav__list">{nav}</ul></nav></div><div class="md-content">'
+            f'<article class="md-content__inner md-typeset">{body}</article></div></main><footer class="md-footer">'
+            '<a href="../types/" class="md-footer__link">Previous Types</a></footer></div></body></html>')
+    content = page_content(html, "http://127.0.0.1:8000/concepts/models/")
+    assert "Models are simply classes which inherit from BaseModel and define fields" in content.text
+    assert "In this example, User is a model with one field, which is required." in content.text
+    assert "Continue on to Fields." in content.text
+    assert "## Basic model usage\n" in content.markdown and "¶" not in content.text
+    assert "```\nclass User(BaseModel):\n    id: int\n```" in content.markdown
+    assert "Validators" not in content.text and "Previous Types" not in content.text
+
+
+def test_script_loaded_thread_keeps_its_posts_not_the_suggested_rail() -> None:
+    """A Discourse-style thread as its DOM reads once rendered: the posts in `div.cooked`, then a "Suggested
+    Topics" table of other threads with no landmark. The posts are the text; the rail and its label are not."""
+    posts = [("ann", ["Every winter I take the dinghy out of the water and store it upside down on trestles.",
+                      "Is that enough, or should I be doing something about the varnish before the frost?"]),
+             ("heron", ["Upside down is right. Wash the hull with fresh water first and let it dry for a day."])]
+    stream = "".join(
+        f'<div class="topic-post" data-post-number="{n}"><article id="post_{n}" class="boxed onscreen-post">'
+        f'<div class="topic-meta-data"><span class="first username"><a href="/u/{who}">{who}</a></span>'
+        f'<a class="post-date" href="/t/winter/1/{n}"><span class="relative-date">Jan {n}</span></a></div>'
+        '<div class="regular contents"><div class="cooked">' + "".join(f"<p>{p}</p>" for p in paras) + "</div>"
+        '<nav class="post-controls"><button class="like">Like</button><button class="reply">Reply</button></nav>'
+        "</div></article></div>" for n, (who, paras) in enumerate(posts, 1))
+    suggested = ["Varnish in cold weather", "Trailer bearings after a salt season", "Re-caulking a clinker hull"]
+    rows = "".join(f'<tr class="topic-list-item"><td class="main-link"><a href="/t/x/{i}" class="title raw-topic-link">'
+                   f'{t}</a></td><td class="num posts">{i + 3}</td><td class="num views">{i * 40 + 80}</td></tr>'
+                   for i, t in enumerate(suggested))
+    html = ('<html><head><title>Winter storage for wooden boats - River Forum</title></head><body>'
+            '<header class="d-header"><a href="/"><img id="site-logo" src="/logo.png" alt="River Forum"></a></header>'
+            '<div id="main-outlet" class="wrap" role="main"><div id="topic-title"><h1><a href="/t/winter/1" '
+            f'class="fancy-title">Winter storage for wooden boats</a></h1></div><div class="post-stream">{stream}</div>'
+            '<div class="more-topics__container"><h3 class="more-topics__list-title">Suggested Topics</h3>'
+            '<table class="topic-list"><thead><tr><th>Topic</th><th>Replies</th><th>Views</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table></div></div></body></html>")
+    text = page_content(html, "http://127.0.0.1:8000/t/winter/1").text
+    assert text.startswith("Winter storage for wooden boats\n")
+    for _, paras in posts:
+        assert all(p in text for p in paras)
+    assert "Suggested Topics" not in text and not any(t in text for t in suggested)
