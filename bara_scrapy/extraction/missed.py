@@ -31,7 +31,6 @@ TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "d
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 
 
-
 def joined_seq(seqs: Iterable[str]) -> str:
     """`seq` of lines joined by newlines, from the lines' own `seq`s, without a pass over the text:
     a newline ends a word and is no context of a case mapping (Greek final sigma), so the lines' word
@@ -69,18 +68,23 @@ def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
     >>> kept.container.text_content(), kept.end.text_content(), kept.share([t[0][0]]), kept.share([t[1]])
     ('One two threeFour five', 'Four five', 0.6, 0.0)
     """
-    total, end = 0, None
+    total, hits = 0, list[HtmlElement]()
     counts: defaultdict[HtmlElement, int] = defaultdict(int)
-    for holders in (root.iter(*TEXT_TAGS), _loose_text(root)):  # the second when the first held too little
+    for n, holders in enumerate((root.iter(*TEXT_TAGS), _loose_text(root))):  # the second when the first held little
+        if n and total >= CONTAINER_SHARE * len(kept_seq.split()):
+            break
         for el in holders:
             found = seq(el.text_content())
             if found.strip() and found in kept_seq:
-                n, end = len(found.split()), el
-                total += n
+                count = len(found.split())
+                total += count
+                hits.append(el)
                 for holder in (el, *el.iterancestors()):
-                    counts[holder] += n
-        if total >= CONTAINER_SHARE * len(kept_seq.split()):
-            break
+                    counts[holder] += count
+        if n and hits:  # both passes ran: the end is the last of their elements in document order
+            order = {el: i for i, el in enumerate(root.iter())}
+            hits.sort(key=order.__getitem__)
+    end = hits[-1] if hits else None
     node = root
     while total:
         inner = [c for c in node if counts.get(c, 0) >= CONTAINER_SHARE * total]
