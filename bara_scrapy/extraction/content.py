@@ -38,6 +38,7 @@ from .missed import (
     LONG_ARTICLE,
     article_frame,
     before_end,
+    first_heading,
     follows,
     is_plain_run,
     joined_seq,
@@ -359,7 +360,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
         held = "\n".join(line for line in c.text.split("\n") if _seq(line) in text_seq)
         if held:
             comments.append(c if held == c.text else Comment(author=c.author, text=held))
-    return _Chosen(blocks, method, comments, " ".join(headline.text_content().split()) if headline is not None else "",
+    # no headline: a view's own first heading names it, when the parent shows that the <title> is the site's
+    named = headline if headline is not None or not parent else first_heading(structure, items, sites)
+    return _Chosen(blocks, method, comments, " ".join(named.text_content().split()) if named is not None else "",
                    encode(fingerprint([title_key(title), *keys])), chosen - len(blocks))
 
 

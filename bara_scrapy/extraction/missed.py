@@ -272,6 +272,22 @@ def main_headline(root: HtmlElement, title: str) -> HtmlElement | None:
     return max(named, key=lambda h: len(h.text_content())) if named else None
 
 
+def first_heading(root: HtmlElement, items: Collection[HtmlElement], sites: Collection[str] = ()) -> HtmlElement | None:
+    """The first heading (h1-h6) outside the repeated groups' `items` and not what the page calls its site: a view's
+    own heading when it has no headline (a profile's `<h4>` name above the user's cards).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h1>Conduit</h1><h4>bramble</h4><ul><li><h1>A</h1></li><li><h1>B</h1></li></ul></div>')
+    >>> first_heading(t, set(t[2]), {" conduit "}).text
+    'bramble'
+    """
+    for h in root.iter(*HEADINGS):
+        found = seq(h.text_content())
+        if found.strip() and found not in sites and not any(a in items for a in (h, *h.iterancestors())):
+            return h
+    return None
+
+
 def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
     """The longest heading (h1-h3) of at least two words that the document title holds, and that is not
     what the page calls its site (`sites`, as `seq`s: the blog's name above every post): the page's

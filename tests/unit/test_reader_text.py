@@ -262,3 +262,19 @@ def test_script_loaded_thread_keeps_its_posts_not_the_suggested_rail() -> None:
     for _, paras in posts:
         assert all(p in text for p in paras)
     assert "Suggested Topics" not in text and not any(t in text for t in suggested)
+
+
+def test_app_view_without_headline_is_titled_by_its_own_heading() -> None:
+    """Every view of the app is titled "Conduit": with the parent showing that title too, a profile with no
+    headline (its cards' titles are <h1>s inside a group) is titled by its first own heading, the user's name;
+    the seed, with no parent to tell, keeps its document title."""
+    from bara_scrapy.extraction.template import decode
+
+    home = conduit('<div class="home-page"><div class="container page"><div class="col-md-9">'
+                   + "".join(card(*c) for c in CARDS) + "</div></div></div>")
+    profile = conduit('<div class="profile-page"><div class="user-info"><img src="/i/wren.jpg"><h4>wren</h4>'
+                      "<p>Counts holts on the upper river every spring with the volunteers.</p></div>"
+                      '<div class="container">' + "".join(card(*c) for c in CARDS) + "</div></div>")
+    parent = decode(page_content(home, "http://127.0.0.1:8000/").fingerprint)
+    assert page_content(profile, "http://127.0.0.1:8000/profile/wren", parent=parent).title == "wren"
+    assert page_content(profile, "http://127.0.0.1:8000/profile/wren").title == "Conduit"
