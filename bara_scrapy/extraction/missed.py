@@ -103,11 +103,14 @@ def _loose_text(root: HtmlElement) -> Iterator[HtmlElement]:
     >>> [e.tag + ":" + e.text_content() for e in _loose_text(t)]
     ['span:Quoted']
     """
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.tag not in TEXT_TAGS and el is not root \
-                and ((el.text or "").strip() or any((c.tail or "").strip() for c in el)) \
-                and not any(a.tag in TEXT_TAGS for a in el.iterancestors()):
+    if root.tag in TEXT_TAGS or any(a.tag in TEXT_TAGS for a in root.iterancestors()):
+        return
+    stack = [root]
+    while stack:  # document order, not entering the text tags
+        el = stack.pop()
+        if el is not root and ((el.text or "").strip() or any((c.tail or "").strip() for c in el)):
             yield el
+        stack.extend(c for c in reversed(el) if isinstance(c.tag, str) and c.tag not in TEXT_TAGS)
 
 
 def follows(g: Group, end: HtmlElement) -> bool:
