@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from lxml.html import HtmlElement
 
-from .boilerplate import invisible
+from .boilerplate import HEADINGS, invisible
 from .lists import class_stem
 
 BLOCK_TAGS = frozenset(
@@ -32,7 +32,6 @@ _XML_NAMES = {"head": "h2", "list": "ul", "item": "li", "row": "tr", "cell": "td
               "code": "pre", "ref": "a", "hi": "span", "lb": "br", "graphic": "img", "main": "div", "doc": "div",
               "comments": "div"}
 _LINKABLE = ("http:", "https:", "/", "mailto:")
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # where trafilatura's <code> is inline code (parents already renamed to HTML names)
 _INLINE_CODE_PARENTS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "a", "span"})
 _WORD = re.compile(r"\w+")
@@ -225,7 +224,7 @@ class _Walker:
             for child in el:
                 self.walk(child, inner)
                 self.inline(child.tail)
-            self.flush(inner, int(tag[1]) if tag in _HEADINGS else 2 if inner == "h" else 0)
+            self.flush(inner, int(tag[1]) if tag in HEADINGS else 2 if inner == "h" else 0)
             self.path = outer
             if tag == "table":
                 self.rows = saved_rows

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from .blocks import seq
+from .boilerplate import HEADINGS
 from .lists import TITLE_WORDS, Group
 from .text import words
 
@@ -26,7 +27,6 @@ DOMINANT = 2.0  # a group with twice the words trafilatura kept is the page's co
 ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and teasers beside it stay out
 LONG_ARTICLE = 300  # after an article this long, a run past its last paragraph is teasers, tags or comments
 FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no prose at all
-HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 

@@ -25,6 +25,7 @@ from trafilatura.settings import Document, Extractor
 from trafilatura.utils import load_html
 
 from .blocks import Block, from_trafilatura_xml, tree_blocks
+from .boilerplate import HEADINGS
 
 MAX_HTML_CHARS = 4_000_000  # larger documents are cut (what a reader sees is near the top)
 MAX_ELEMENTS = 40_000  # trafilatura costs ~50 us per element: beyond ~2 s, keep the body text
@@ -53,7 +54,6 @@ _BLOCKS = frozenset(
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
 _CLOSING = frozenset(".,;:!?)]}\"'”’»")  # punctuation that ends a phrase: a word right after it is another
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _FORMATTING = frozenset({"b", "strong", "em", "i", "u", "s", "sub", "sup", "mark", "small", "abbr"})
 
 logger = logging.getLogger(__name__)
@@ -268,7 +268,7 @@ def drop_permalinks(tree: HtmlElement) -> None:
     (['Basic use', 'Setup', 'See ¶'], True)
     """
     doomed = [a for a in tree.iter("a") if (a.get("href") or "").startswith("#")
-              and not _WORD_RE.search(a.text_content()) and any(h.tag in _HEADINGS for h in a.iterancestors())]
+              and not _WORD_RE.search(a.text_content()) and any(h.tag in HEADINGS for h in a.iterancestors())]
     for a in doomed:
         a.drop_tree()  # keeps the tail
 
