@@ -77,6 +77,15 @@ _CLOSING: set[asyncio.Future[None]] = set()  # tabs being closed that nobody wai
 _SHARED: weakref.WeakKeyDictionary[Crawler, BaraPlaywrightDownloadHandler] = weakref.WeakKeyDictionary()
 
 
+def warming_up(rendered: int, admitted: int, reuse_after: int) -> bool:
+    """A crawl's pages get new tabs until it has rendered `reuse_after` pages or admitted more than that.
+
+    >>> warming_up(3, 5, 16), warming_up(16, 5, 16), warming_up(3, 16, 16), warming_up(3, 17, 16)
+    (True, False, True, False)
+    """
+    return rendered < reuse_after and admitted <= reuse_after
+
+
 class BrowserNotAnswering(Exception):
     """A Playwright call on a browser that stopped answering ran out of its bound. Not a `TimeoutError`:
     Scrapy's RetryMiddleware would retry it at once, on the same browser; reflection retries it."""
@@ -151,12 +160,20 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             await wrapper.context.set_extra_http_headers(headers)
         return wrapper
 
+    def _warming_up(self) -> bool:
+        """Whether this page gets a new tab: one of the crawl's first `reuse_after` rendered pages, while the
+        frontier has admitted no more than `reuse_after` pages (a longer crawl reuses tabs: with
+        `BARA_RENDER=auto` most of its pages come over HTTP, and it would render its first probes in new
+        tabs that share one window)."""
+        return warming_up(self.fresh_tabs, int(self.stats.get_value("bara/pages/admitted", 0) or 0),
+                          self.reuse_after)
+
     async def _download_request(self, request: Request, spider: Any = None) -> Response:
         meta = request.meta
         if not meta.get("bara") or meta.get("playwright_page"):
             plain: Response = await super()._download_request(request, spider)
             return plain
-        if not self.page_reuse or self.fresh_tabs < self.reuse_after:  # a short crawl would not reuse tabs
+        if not self.page_reuse or self._warming_up():  # a short crawl would not reuse tabs
             self.fresh_tabs += 1
             return await self._bounded_download(request, spider)
         pool = self._page_pool(meta.get("playwright_context", "default"))

@@ -3,8 +3,9 @@
 Measured on the speed bench's site (300 pages, c=4, this 2-core machine, one run): 374.7 pages/min and
 0.264 CPU s/page with pooled tabs against 246.7 and 0.326 with a new tab per page: new tabs share one
 window, where all but the newest are background tabs whose frames (so scroll steps) stall for about 1 s,
-and every new tab starts a renderer. The crawl's first `BARA_PAGE_REUSE_AFTER` pages get new tabs
-instead. Since pages are scrolled only where a scroll could reveal something, fewer pages wait for
+and every new tab starts a renderer. The crawl's first `BARA_PAGE_REUSE_AFTER` rendered pages get new
+tabs instead, while the frontier has admitted no more pages than that (`handler.warming_up`). Since
+pages are scrolled only where a scroll could reveal something, fewer pages wait for
 frames, and pooling gained less: 468.1 against 420.7 pages/min (sixth run); with tabs quiesced rather
 than reset (below), 566.2 against 411.7 (seventh run). Each pooled tab keeps a window and its renderer,
 so memory grows with concurrency: the project's `CONCURRENT_REQUESTS=4` peaks at about 1.1–1.3 GB (1.4 GB
