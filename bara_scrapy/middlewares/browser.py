@@ -123,7 +123,16 @@ class BrowserMiddleware:
         state = page_state(request)
         if state is not None:
             state.signals = self._signals(snapshot, state)
+        self._hand(request, response, snapshot)  # both sides read the same document
         return snapshot
+
+    def _hand(self, request: Request, response: Response, snapshot: PageSnapshot) -> None:
+        """Have the browser served the document Scrapy downloaded (a 200 that did not redirect) instead of
+        downloading it a second time (`browser/route.py`)."""
+        if response.status == 200 and response.url == request.url:
+            request.meta[SERVED_DOCUMENT_KEY] = ServedDocument(
+                request.url, snapshot.content_type, response.body, snapshot.fetched[0] if snapshot.fetched else None)
+            self.crawler.stats.inc_value("bara/render/handed")
 
     def _signals(self, snapshot: PageSnapshot, state: PageState) -> tuple[str, ...]:
         """What the served document shows that only a browser gives (`render.signals`)."""
@@ -152,11 +161,7 @@ class BrowserMiddleware:
                 state.served = Served(*state.plan.serve(state.signals))
                 self.crawler.stats.inc_value(f"bara/render/escalated/{state.signals[0]}")
                 escalated = request.replace(dont_filter=True)
-                if response.status == 200 and response.url == request.url:  # the browser needs no second download
-                    escalated.meta[SERVED_DOCUMENT_KEY] = ServedDocument(
-                        request.url, snapshot.content_type, response.body,
-                        snapshot.fetched[0] if snapshot.fetched else None)
-                    self.crawler.stats.inc_value("bara/render/handed")
+                self._hand(escalated, response, snapshot)
                 return escalated
         state.snapshot = snapshot
         return response

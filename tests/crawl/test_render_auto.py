@@ -83,7 +83,9 @@ def test_auto_serves_settled_pages_over_http_and_gives_the_items_of_always(tmp_p
     assert essentials(wide) == essentials(always)
     stats = auto.stats  # type: ignore[attr-defined]
     assert stats["bara/render/escalated/app_mount"] == 2 and stats["bara/render/escalated/load_more"] == 1
-    # an escalated page's document is downloaded once: the browser is served what Scrapy fetched
-    assert stats["bara/render/handed"] == 3
+    # an escalated or probed page's document is downloaded once: the browser is served what Scrapy fetched
+    assert stats["bara/render/handed"] == 3 + len(probes)
     assert [server.hits[f"/p/{n}"] for n in APP_PAGES] == [3, 3]  # once in each crawl: always, auto, wide
+    probed = {"/" if k == "home" else f"/p/{k}" for k in probes} - {"/p/13"}  # 13 is retried (in `always` too)
+    assert {path: server.hits[path] for path in probed} == dict.fromkeys(probed, 3)
     assert stats["bara/render/compared/equal"] == len(probes)
