@@ -99,6 +99,28 @@ def signature(el: HtmlElement) -> str:
     return ".".join([str(el.tag), *sorted({class_stem(n) for n in names.split()} - {""})])
 
 
+def link_href(el: HtmlElement, base: str) -> str:
+    """An <a>'s address as the Markdown writes it; "" when it leads to no page (a fragment, `javascript:`)."""
+    href = resolve(base, el.get("href", "").strip()) if base else el.get("href", "").strip()
+    return href.replace(" ", "%20").replace(")", "%29") if href.startswith(_LINKABLE) else ""
+
+
+def page_links(root: HtmlElement, base: str) -> dict[str, str]:
+    """The page's links by label, as the Markdown writes them, for the labels that lead to one address only.
+
+    >>> from lxml.html import fromstring
+    >>> page_links(fromstring('<p><a href="/a">Unit  studies</a> <a href="/b">More</a> <a href="/c">More</a></p>'),
+    ...            "https://s.org/")
+    {'Unit studies': 'https://s.org/a'}
+    """
+    targets: dict[str, set[str]] = {}
+    for a in root.iter("a"):
+        href, label = link_href(a, base), _norm("".join(a.itertext()))
+        if href and label:
+            targets.setdefault(label, set()).add(href)
+    return {label: next(iter(hrefs)) for label, hrefs in targets.items() if len(hrefs) == 1}
+
+
 def _norm(s: str) -> str:
     return " ".join(s.split())  # `str.split` and `\\s` agree on what a space is (`Py_UNICODE_ISSPACE`)
 
@@ -192,8 +214,7 @@ class _Walker:
                                          group=self.group))
                 self.rows += 1
         elif tag == "a" and el.get("href"):
-            href = resolve(self.base, el.get("href", "").strip()) if self.base else el.get("href", "").strip()
-            href = href.replace(" ", "%20").replace(")", "%29") if href.startswith(_LINKABLE) else ""
+            href = link_href(el, self.base)
             if any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants()):
                 saved, self.href = self.href, href or self.href  # a card's <a><h3>title</h3></a>
                 self._walk(el, "span", kind)

@@ -16,6 +16,7 @@ Both `text` and `markdown` are rendered from the same blocks (`blocks.py`).
 
 from __future__ import annotations
 
+import bisect
 import copy
 import logging
 import re
@@ -28,7 +29,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from ..items import Comment
-from .blocks import Block, resolve, to_markdown, to_text, tree_blocks
+from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
 from .boilerplate import named_omission, prune_split
 from .comments import comments_of, threads
@@ -78,6 +79,7 @@ DATELINE_WORDS = 16  # ... or a short line naming a year
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _WORD_RE = re.compile(r"\w+")
 _URL_LINE = re.compile(r"^\S+://\S+$")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 FRAME_LINK_SHARE = 0.5
 # what `tree.iter()` walks (elements, comments, processing instructions), counted without making a Python
 # object of each node
@@ -148,7 +150,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     for i, b in enumerate(structure):
         if anchors[i] >= pos:
             out.extend(body[pos : anchors[i]])
-            out.append(_spaced(body[anchors[i]], b))
+            out.append(_from_tree(body[anchors[i]], b))
             pos = anchors[i] + 1
             continue
         found = struct_seqs[i]
@@ -187,18 +189,52 @@ def _without_orphans(blocks: list[Block]) -> list[Block]:
     return out
 
 
-def _spaced(kept: Block, tree: Block) -> Block:
-    """trafilatura's block with the tree's spacing when the two differ by spaces alone (trafilatura may drop the
-    space `separate_words` put between two inline elements: "up.”by Ann").
+def _from_tree(kept: Block, tree: Block) -> Block:
+    """trafilatura's block with the tree's text and Markdown when the two differ by spaces at most: the tree's
+    spacing (trafilatura may drop the space `separate_words` put between two inline elements: "up.”by Ann"),
+    and its links (trafilatura is not asked to mark links, `text.trafilatura_xml`).
 
-    >>> _spaced(Block("p", "up.”by Ann", "up.”by Ann"), Block("p", "up.” by Ann", "up.” by Ann")).text
-    'up.” by Ann'
-    >>> _spaced(Block("p", "up. by Ann", "up. by Ann"), Block("p", "up by Ann", "up by Ann")).text
+    >>> _from_tree(Block("p", "up.”by Ann", "up.”by Ann"), Block("p", "up.” by Ann", "up.” by [Ann](/a)")).md
+    'up.” by [Ann](/a)'
+    >>> _from_tree(Block("p", "up. by Ann", "up. by Ann"), Block("p", "up by Ann", "up by Ann")).text
     'up. by Ann'
     """
-    if kept.text == tree.text or kept.kind != tree.kind or kept.text.replace(" ", "") != tree.text.replace(" ", ""):
+    if kept.kind != tree.kind or kept.text.replace(" ", "") != tree.text.replace(" ", ""):
         return kept
-    return replace(kept, text=tree.text, md=tree.md if kept.md == kept.text else kept.md)
+    return replace(kept, text=tree.text, md=tree.md)
+
+
+def relinked(blocks: list[Block], structure: list[Block], links: dict[str, str]) -> list[Block]:
+    """The links of the page put back in lines of trafilatura's that carry none (it is not asked to mark them,
+    and a line it split otherwise does not take the tree's Markdown, `_from_tree`): a line that is part of one
+    line of the pruned tree takes that line's links whose labels it holds, in order; a line that is a link's
+    whole label anywhere on the page (`blocks.page_links`: a menu or a directory it kept), that link.
+
+    >>> tree = [Block("li", "Unit studies: Africa, Asia", "Unit studies: [Africa](/af), [Asia](/as)")]
+    >>> kept = [Block("li", "Africa, Asia", "Africa, Asia"), Block("p", "Asia", "Asia"), Block("li", "Home", "Home")]
+    >>> [b.md for b in relinked(kept, tree, {"Home": "/"})]
+    ['[Africa](/af), [Asia](/as)', '[Asia](/as)', '[Home](/)']
+    """
+    joined, starts = "", []
+    for b in structure:
+        starts.append(len(joined))
+        joined += b.seq
+    out = []
+    for b in blocks:
+        pos = joined.find(b.seq) if b.md == b.text and b.kind not in ("row", "code") and b.seq.strip() else -1
+        at = bisect.bisect_right(starts, pos) - 1 if pos >= 0 else -1
+        if at < 0 or pos + len(b.seq) > starts[at] + len(structure[at].seq) or "](" not in structure[at].md:
+            whole = links.get(b.text) if b.md == b.text and b.kind not in ("row", "code") else None
+            out.append(replace(b, md=f"[{b.text}]({whole})") if whole else b)
+            continue
+        md, cursor = b.text, 0
+        for label, href in _MD_LINK.findall(structure[at].md):
+            found = md.find(label, cursor)
+            if found >= 0:
+                link = f"[{label}]({href})"
+                md, cursor = md[:found] + link + md[found + len(label):], found + len(link)
+        out.append(replace(b, md=md) if md != b.text else b)
+    return out
 
 
 def _frame_content(b: Block) -> bool:
@@ -345,6 +381,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
+    blocks = relinked(blocks, structured, page_links(tree, url))
     blocks = _without_orphans(blocks)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"

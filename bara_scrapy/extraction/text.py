@@ -217,9 +217,12 @@ def trafilatura_xml(tree: HtmlElement, url: str, precise: bool) -> str | None:
 
     `extract` computes the fingerprint (a `<doc>` attribute, a tenth of its time) for XML output;
     `bare_extraction` and `determine_returnstring` are the rest of `extract`, so the XML is the same
-    but for that attribute, which `from_trafilatura_xml` drops anyway.
+    but for that attribute, which `from_trafilatura_xml` drops anyway. Links are not marked (`links=False`):
+    marking them changes which text trafilatura keeps, for the worse on every corpus (F1 article 0.9434
+    against 0.9429, CleanEval 0.8979 against 0.8960, CleanPortalEval 0.9465 against 0.9457); a kept block takes
+    its links from the page's tree (`content.merge`).
     """
-    options = Extractor(output_format="xml", precision=precise, comments=INCLUDE_COMMENTS, tables=True, links=True,
+    options = Extractor(output_format="xml", precision=precise, comments=INCLUDE_COMMENTS, tables=True, links=False,
                         url=url or None)
     document = bare_extraction(tree, options=options)
     return determine_returnstring(document, options) if isinstance(document, Document) else None  # None: nothing
