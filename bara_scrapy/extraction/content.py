@@ -214,6 +214,8 @@ def relinked(blocks: list[Block], structure: list[Block], links: dict[str, str])
     >>> kept = [Block("li", "Africa, Asia", "Africa, Asia"), Block("p", "Asia", "Asia"), Block("li", "Home", "Home")]
     >>> [b.md for b in relinked(kept, tree, {"Home": "/"})]
     ['[Africa](/af), [Asia](/as)', '[Asia](/as)', '[Home](/)']
+    >>> relinked([Block("p", "Edit it", "Edit it")], [Block("p", "Edit it", "Edit [it](/e)")], {})[0].md
+    'Edit [it](/e)'
     """
     joined, starts = "", []
     for b in structure:
@@ -229,10 +231,10 @@ def relinked(blocks: list[Block], structure: list[Block], links: dict[str, str])
             continue
         md, cursor = b.text, 0
         for label, href in _MD_LINK.findall(structure[at].md):
-            found = md.find(label, cursor)
-            if found >= 0:
+            found = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)").search(md, cursor)
+            if found is not None:
                 link = f"[{label}]({href})"
-                md, cursor = md[:found] + link + md[found + len(label):], found + len(link)
+                md, cursor = md[:found.start()] + link + md[found.end():], found.start() + len(link)
         out.append(replace(b, md=md) if md != b.text else b)
     return out
 
