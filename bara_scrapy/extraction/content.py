@@ -223,10 +223,11 @@ def relinked(blocks: list[Block], structure: list[Block], links: dict[str, str])
         joined += b.seq
     out = []
     for b in blocks:
-        pos = joined.find(b.seq) if b.md == b.text and b.kind not in ("row", "code") and b.seq.strip() else -1
+        bare = b.md == b.text and b.kind not in ("row", "code")  # a line with no Markdown of its own
+        pos = joined.find(b.seq) if bare and b.seq.strip() else -1
         at = bisect.bisect_right(starts, pos) - 1 if pos >= 0 else -1
         if at < 0 or pos + len(b.seq) > starts[at] + len(structure[at].seq) or "](" not in structure[at].md:
-            whole = links.get(b.text) if b.md == b.text and b.kind not in ("row", "code") else None
+            whole = links.get(b.text) if bare else None
             out.append(replace(b, md=f"[{b.text}]({whole})") if whole else b)
             continue
         md, cursor = b.text, 0
