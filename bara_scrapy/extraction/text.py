@@ -220,7 +220,7 @@ def trafilatura_xml(tree: HtmlElement, url: str, precise: bool) -> str | None:
     but for that attribute, which `from_trafilatura_xml` drops anyway. Links are not marked (`links=False`):
     marking them changes which text trafilatura keeps, for the worse on every corpus (F1 article 0.9434
     against 0.9429, CleanEval 0.8979 against 0.8960, CleanPortalEval 0.9465 against 0.9457); a kept block takes
-    its links from the page's tree (`content.merge`).
+    its links from the page's tree (`content.merge`, `content.relinked`).
     """
     options = Extractor(output_format="xml", precision=precise, comments=INCLUDE_COMMENTS, tables=True, links=False,
                         url=url or None)
