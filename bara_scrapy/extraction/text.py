@@ -18,11 +18,12 @@ from __future__ import annotations
 import logging
 import re
 
-from lxml.html import HtmlElement
+from lxml import etree
+from lxml.html import HtmlComment, HtmlElement, HtmlEntity, HtmlProcessingInstruction, fromstring
 from trafilatura import bare_extraction
 from trafilatura.core import determine_returnstring
 from trafilatura.settings import Document, Extractor
-from trafilatura.utils import load_html
+from trafilatura.utils import decode_file, is_dubious_html, repair_faulty_html
 
 from .blocks import Block, from_trafilatura_xml, tree_blocks
 from .boilerplate import HEADINGS
@@ -276,9 +277,37 @@ def drop_permalinks(tree: HtmlElement) -> None:
         a.drop_tree()  # keeps the tail
 
 
+def _parser() -> etree.HTMLParser:
+    """trafilatura's HTML parser, whose elements are `HtmlElement`s found without a call into Python.
+
+    `lxml.html.HTMLParser` picks each element's class in a Python method (`HtmlElementClassLookup.lookup`: form
+    fields get classes of their own), called whenever lxml hands an element to Python: thousands of times a page,
+    by our passes and trafilatura's. Every element here is an `HtmlElement` (text_content, drop_tree, ... as
+    before); form fields' own methods are not used.
+    """
+    parser = etree.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True,
+                              remove_pis=True)
+    parser.set_element_class_lookup(etree.ElementDefaultClassLookup(
+        element=HtmlElement, comment=HtmlComment, pi=HtmlProcessingInstruction, entity=HtmlEntity))
+    return parser
+
+
+_PARSER = _parser()
+
+
 def _load(html: str) -> HtmlElement | None:
-    """trafilatura's `load_html`; None when it fails."""
+    """trafilatura's `load_html` with `_parser()`; None when it fails."""
     try:
-        return load_html(html)
+        html = decode_file(html)
+        beginning = html[:50].lower()
+        dubious = is_dubious_html(beginning)
+        html = repair_faulty_html(html, beginning)
+        try:
+            tree = fromstring(html, parser=_PARSER)
+        except ValueError:  # a string with an encoding declaration
+            tree = None
+        if tree is None or len(tree) < 1:
+            tree = fromstring(html.encode("utf-8", "surrogatepass"), parser=_PARSER)
     except Exception:
         return None
+    return None if tree is None or (dubious and len(tree) < 2) else tree
