@@ -11,7 +11,7 @@ first (`from_trafilatura_xml`), so both extraction paths share one walker.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from urllib.parse import urljoin
@@ -105,18 +105,20 @@ def link_href(el: HtmlElement, base: str) -> str:
     return href.replace(" ", "%20").replace(")", "%29") if href.startswith(_LINKABLE) else ""
 
 
-def page_links(root: HtmlElement, base: str) -> dict[str, str]:
-    """The page's links by label, as the Markdown writes them, for the labels that lead to one address only.
+def page_links(root: HtmlElement, base: str, labels: Collection[str] | None = None) -> dict[str, str]:
+    """The page's links by label, as the Markdown writes them, for the labels that lead to one address only
+    (`labels`: only those labels; the others' addresses are not resolved).
 
     >>> from lxml.html import fromstring
-    >>> page_links(fromstring('<p><a href="/a">Unit  studies</a> <a href="/b">More</a> <a href="/c">More</a></p>'),
-    ...            "https://s.org/")
-    {'Unit studies': 'https://s.org/a'}
+    >>> t = fromstring('<p><a href="/a">Unit  studies</a> <a href="/b">More</a> <a href="/c">More</a>'
+    ...                '<a href="/d">X</a></p>')
+    >>> page_links(t, "https://s.org/"), page_links(t, "https://s.org/", {"X", "More"})
+    ({'Unit studies': 'https://s.org/a', 'X': 'https://s.org/d'}, {'X': 'https://s.org/d'})
     """
     targets: dict[str, set[str]] = {}
     for a in root.iter("a"):
-        href, label = link_href(a, base), _norm("".join(a.itertext()))
-        if href and label:
+        label = _norm("".join(a.itertext()))
+        if label and (labels is None or label in labels) and (href := link_href(a, base)):
             targets.setdefault(label, set()).add(href)
     return {label: next(iter(hrefs)) for label, hrefs in targets.items() if len(hrefs) == 1}
 

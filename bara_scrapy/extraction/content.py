@@ -21,6 +21,7 @@ import copy
 import logging
 import re
 from collections import Counter
+from collections.abc import Callable, Collection, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin
@@ -204,31 +205,35 @@ def _from_tree(kept: Block, tree: Block) -> Block:
     return replace(kept, text=tree.text, md=tree.md)
 
 
-def relinked(blocks: list[Block], structure: list[Block], links: dict[str, str]) -> list[Block]:
+def relinked(blocks: list[Block], structure: list[Block],
+             links: Callable[[Collection[str]], Mapping[str, str]]) -> list[Block]:
     """The links of the page put back in lines of trafilatura's that carry none (it is not asked to mark them,
     and a line it split otherwise does not take the tree's Markdown, `_from_tree`): a line that is part of one
     line of the pruned tree takes that line's links whose labels it holds, in order; a line that is a link's
-    whole label anywhere on the page (`blocks.page_links`: a menu or a directory it kept), that link.
+    whole label anywhere on the page, that link (`links`: the page's links of the labels asked for, one address
+    each, `blocks.page_links`: a menu or a directory it kept).
 
     >>> tree = [Block("li", "Unit studies: Africa, Asia", "Unit studies: [Africa](/af), [Asia](/as)")]
     >>> kept = [Block("li", "Africa, Asia", "Africa, Asia"), Block("p", "Asia", "Asia"), Block("li", "Home", "Home")]
-    >>> [b.md for b in relinked(kept, tree, {"Home": "/"})]
+    >>> [b.md for b in relinked(kept, tree, lambda labels: {"Home": "/"})]
     ['[Africa](/af), [Asia](/as)', '[Asia](/as)', '[Home](/)']
-    >>> relinked([Block("p", "Edit it", "Edit it")], [Block("p", "Edit it", "Edit [it](/e)")], {})[0].md
+    >>> relinked([Block("p", "Edit it", "Edit it")], [Block("p", "Edit it", "Edit [it](/e)")], dict)[0].md
     'Edit [it](/e)'
     """
     joined, starts = "", []
     for b in structure:
         starts.append(len(joined))
         joined += b.seq
-    out = []
+    out: list[Block] = []
+    loose: list[int] = []  # the bare lines that are part of no tree line with links
     for b in blocks:
         bare = b.md == b.text and b.kind not in ("row", "code")  # a line with no Markdown of its own
         pos = joined.find(b.seq) if bare and b.seq.strip() else -1
         at = bisect.bisect_right(starts, pos) - 1 if pos >= 0 else -1
         if at < 0 or pos + len(b.seq) > starts[at] + len(structure[at].seq) or "](" not in structure[at].md:
-            whole = links.get(b.text) if bare else None
-            out.append(replace(b, md=f"[{b.text}]({whole})") if whole else b)
+            if bare:
+                loose.append(len(out))
+            out.append(b)
             continue
         md, cursor = b.text, 0
         for label, href in _MD_LINK.findall(structure[at].md):
@@ -237,6 +242,10 @@ def relinked(blocks: list[Block], structure: list[Block], links: dict[str, str])
                 link = f"[{label}]({href})"
                 md, cursor = md[:found.start()] + link + md[found.end():], found.start() + len(link)
         out.append(replace(b, md=md) if md != b.text else b)
+    whole = links({out[n].text for n in loose}) if loose else {}
+    for n in loose:
+        if href := whole.get(out[n].text):
+            out[n] = replace(out[n], md=f"[{out[n].text}]({href})")
     return out
 
 
@@ -384,7 +393,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
-    blocks = relinked(blocks, structured, page_links(tree, url))
+    blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
     blocks = _without_orphans(blocks)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
