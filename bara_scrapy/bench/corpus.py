@@ -22,7 +22,6 @@ extraction cost is compared on the same input on the same machine at the same lo
 from __future__ import annotations
 
 import html
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +37,6 @@ CORPUS_NAME = "article-extraction-benchmark"
 CORPORA = ("article-extraction-benchmark", "cleaneval", "cleanportaleval")
 # the text each gold holds: the article body and the portal's story leave readers' comments out
 PRIMARY = {"article-extraction-benchmark": "article", "cleaneval": "text", "cleanportaleval": "article"}
-_WORDS = re.compile(r"\w+")
 
 Page = tuple[str, str, str, str]
 
@@ -64,18 +62,17 @@ def corpus_job(server: SiteServer, count: int) -> CrawlJob:
     )
 
 
-def _seq(text: str) -> str:
-    return " ".join(_WORDS.findall(text.lower()))
-
-
 def without_comments(text: str, comments: list[dict[str, Any]]) -> str:
     """`text` less the lines of its readers' comments (an item's page content alone).
 
     >>> without_comments("Story\\nNice post!\\nEnd", [{"author": "ann", "text": "Nice post!"}])
     'Story\\nEnd'
     """
-    drop = {_seq(line) for c in comments for line in str(c.get("text", "")).split("\n")}
-    return "\n".join(line for line in text.split("\n") if _seq(line) not in drop)
+    from ..extraction.blocks import seq
+    from ..extraction.content import comment_lines
+
+    drop = comment_lines((str(c["author"]) if c.get("author") else None, str(c.get("text", ""))) for c in comments)
+    return "\n".join(line for line in text.split("\n") if seq(line) not in drop)
 
 
 def _rounded(figures: dict[str, float]) -> dict[str, float]:

@@ -34,6 +34,8 @@ METRICS: tuple[tuple[str, str, str], ...] = (
     ("BFS index", "pages", "bfs_agreement"),
     ("Text R", "text", "recall"),
     ("Boiler leak", "boilerplate", "leak_rate"),
+    ("Comments R", "comments", "recall"),
+    ("Comments P", "comments", "precision"),
     ("Image P", "images", "precision"),
     ("Image R", "images", "recall"),
     ("Video P", "videos", "precision"),

@@ -21,7 +21,7 @@ from typing import Any
 from ..urls import DenyPolicy, canonicalize, in_scope
 from ..verify.sniff import sniff as _product_sniff
 from .perf.figures import wasted_attempts
-from .sites import SiteSpec
+from .sites import COMMENT_LAYOUTS, SiteSpec
 from .truth import ExpectedMedia, SiteTruth, robots_allowed, site_path
 
 _BENCH_NAMES = {"mpegts": "ts", "mkv": "webm", "mov": "mp4"}
@@ -102,6 +102,9 @@ class SiteScore:
     duplicate_items: int = 0
     text: Counts = field(default_factory=Counts)
     boilerplate: Counts = field(default_factory=Counts)  # expected = planted sentences, found = leaked into text
+    # expected = readers' comments' key sentences (`COMMENT_LAYOUTS`), found = those in the item's `comments`;
+    # returned = key sentences of any kind in `comments`, correct = the comments' among them
+    comments: Counts = field(default_factory=Counts)
     images: Counts = field(default_factory=Counts)
     videos: Counts = field(default_factory=Counts)
     embeds: Counts = field(default_factory=Counts)
@@ -198,11 +201,14 @@ def score_site(
             continue
         score.bfs_agree += got.get("bfs_index") == page.bfs_index
         text = _norm(str(got.get("text") or ""))
+        comments = _norm(" ".join(str(c.get("text") or "") for c in got.get("comments") or () if isinstance(c, dict)))
         for key in page.key_sentences:
             hit = _norm(key.text) in text
             score.text.expected += 1
             score.text.found += hit
             score.tag(key.quirks, "text", 1, int(hit))
+            comment, held = bool(COMMENT_LAYOUTS.intersection(key.quirks)), _norm(key.text) in comments
+            score.comments.add(Counts(int(comment), int(comment and held), int(held), int(comment and held)))
         for planted in page.boilerplate:
             leak = _norm(planted.text) in text
             score.boilerplate.expected += 1
@@ -237,7 +243,7 @@ def _counts_dict(c: Counts) -> dict[str, Any]:
 
 def aggregate(scores: Sequence[SiteScore]) -> dict[str, Any]:
     """Micro-averaged totals over sites (plus macro page precision/recall), and per quirk."""
-    totals = {name: Counts() for name in ("pages", "text", "boilerplate", "images", "videos", "embeds")}
+    totals = {name: Counts() for name in ("pages", "text", "boilerplate", "comments", "images", "videos", "embeds")}
     quirks: dict[str, dict[str, Counts]] = {}
     statuses: Counter[str] = Counter()
     extra: Counter[str] = Counter()
@@ -281,6 +287,7 @@ def aggregate(scores: Sequence[SiteScore]) -> dict[str, Any]:
             "duplicate_items": sum(s.duplicate_items for s in scores),
         },
         "text": _counts_dict(totals["text"]),
+        "comments": _counts_dict(totals["comments"]),
         "boilerplate": {"planted": totals["boilerplate"].expected, "leaked": totals["boilerplate"].found,
                         "leak_rate": _rate(totals["boilerplate"].found, totals["boilerplate"].expected)},
         "images": _counts_dict(totals["images"]),

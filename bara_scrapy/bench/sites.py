@@ -45,6 +45,8 @@ PAGE_PARTS = {
     "profile_bio": (1, 1), "comment_cards": (2, 5), "faq_links": (3, 6), "list_intro": (3, 6),
     "carousel": (2, 4), "tag_items": (5, 10), "utility_hidden": (3, 6),
 }
+# the layouts whose items are readers' comments (`render._ITEM_MARKUP`): an item's `comments` holds them too
+COMMENT_LAYOUTS = frozenset({"comment_cards", "quotes"})
 # items whose sentence is short, as a quote's among its tag links is
 SHORT_PARTS = ("tag_items",)
 # parts that stand above a page's text, as a hero, an article's header, a profile's bio and a listing's intro do

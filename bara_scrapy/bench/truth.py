@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit
 from ..urls import DenyPolicy, canonicalize, in_scope, is_http_url
 from .reference import Rendered, Visit, sequential_bfs
 from .sites import (
+    COMMENT_LAYOUTS,
     MECHANISMS,
     PLACEHOLDER_HOSTS,
     TEMPLATE_WIDGET,
@@ -217,6 +218,8 @@ def perfect_items(truth: SiteTruth) -> list[dict[str, object]]:
             "url": p.url, "final_url": p.final_url, "depth": p.depth, "parent_url": p.parent_url,
             "bfs_index": p.bfs_index, "status": p.status, "http_status": 200 if p.status == "ok" else 404,
             "title": "", "text": " ".join(k.text for k in p.key_sentences),
+            "comments": [{"author": None, "text": k.text} for k in p.key_sentences
+                         if COMMENT_LAYOUTS.intersection(k.quirks)],
             "images": media(p.images), "videos": media(p.videos), "embeds": media(p.embeds),
             "rejected_media": [], "attempts": [], "error": None if p.status == "ok" else "http_error",
             "extractor": "dom",

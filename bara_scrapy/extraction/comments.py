@@ -13,20 +13,28 @@ from __future__ import annotations
 
 import re
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from ..items import Comment
 from .blocks import tree_blocks
 from .boilerplate import tokens
-from .lists import Group
+from .lists import Group, signature
+from .text import words
 
 COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
 AUTHOR_NAMES = frozenset("author user username name fn nick nickname poster commenter byline".split())
+ITEM_NAMES = frozenset({"comment", "reply"})  # what one comment is called (`_item_named`)
+FORM_FIELDS = ("input", "textarea", "select")  # a comment form's, not a comment's
 MAX_AUTHOR_WORDS = 6
 # a thread the page names as comments may hold more links than a plain run (each comment's author, its
 # permalink date and a reply link): up to this share of its words
 NAMED_LINK_SHARE = 0.3
 _SPACES = re.compile(r"\s+")
+# the elements whose class, id or itemtype holds "comment" or "reply" in any case (`few_comments` names them exactly)
+_NAMED = etree.XPath("descendant-or-self::*[contains(translate(concat(@class, ' ', @id, ' ', @itemtype), "
+                     "'COMENTRPLY', 'comentrply'), 'comment') or contains(translate(concat(@class, ' ', @id), "
+                     "'REPLY', 'reply'), 'reply')]")
 
 
 def _names(el: HtmlElement) -> set[str]:
@@ -59,23 +67,30 @@ def is_comment_run(g: Group) -> bool:
 
 
 def comment_author(item: HtmlElement) -> str | None:
-    """Who wrote a comment: an element marked as its author (itemprop, class names, <cite>), short.
+    """Who wrote a comment: an element marked as its author (itemprop, class names, <cite>), short; the innermost
+    of nested ones (WordPress's `<div class="comment-author"><b class="fn">ann</b> says:</div>`).
 
     >>> from lxml.html import fromstring
     >>> comment_author(fromstring('<li><span class="comment-author">bramble</span><p>Nice post.</p></li>'))
     'bramble'
+    >>> comment_author(fromstring('<li><div class="comment-author"><b class="fn">ann</b> says:</div><p>Hi.</p></li>'))
+    'ann'
     >>> comment_author(fromstring('<li><p>No name here at all.</p></li>')) is None
     True
     """
-    for el in item.iter():
-        if not isinstance(el.tag, str) or el is item:
-            continue
-        named = (el.get("itemprop") or "").lower() == "author" or el.tag == "cite" or bool(_names(el) & AUTHOR_NAMES)
-        if named:
-            text = _SPACES.sub(" ", el.text_content()).strip()
-            if text and len(text.split()) <= MAX_AUTHOR_WORDS:
-                return text
+    marked = [el for el in item.iter() if el is not item and isinstance(el.tag, str) and _author_marked(el)]
+    inner = set(marked)
+    for el in marked:
+        if any(d in inner for d in el.iterdescendants()):
+            continue  # a marker around the name: the name's own is inside it
+        text = _SPACES.sub(" ", el.text_content()).strip()
+        if text and len(text.split()) <= MAX_AUTHOR_WORDS:
+            return text
     return None
+
+
+def _author_marked(el: HtmlElement) -> bool:
+    return (el.get("itemprop") or "").lower() == "author" or el.tag == "cite" or bool(_names(el) & AUTHOR_NAMES)
 
 
 def comment_text(item: HtmlElement, author: str | None) -> str:
@@ -119,6 +134,79 @@ def threads(groups: list[Group], plain: list[bool], after: list[bool]) -> list[G
         chosen.append(g)
         held.update(g.items)
     return chosen
+
+
+def few_comments(root: HtmlElement, chosen: list[Group]) -> list[Group]:
+    """Comment threads of fewer items than a repeated group has (`lists.MIN_ITEMS`: one comment, two replies),
+    which `threads` cannot see, found by what the page names (labels only: `text` is not changed). A comment is
+    an element named as one (`ITEM_NAMES`, schema.org Comment) whose list is not (an element whose children are
+    such comments is their list), with a named author (`comment_author`) and no form field; or, where two
+    authors or more are named as a comment's (`comment-author`), each child of the element holding them all
+    that holds one of them, the children alike (a card per comment). Outside `chosen`'s items; a comment inside
+    another (a reply) goes with it; link words at most `NAMED_LINK_SHARE` of a comment's.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Story.</p><ol class="comment-list"><li class="comment"><b class="fn">ann</b>'
+    ...                '<p>Nice post.</p></li></ol><div id="respond" class="comment-respond"><p class="comment-form'
+    ...                '-author"><label>Name</label><input name="author"></p></div></div>')
+    >>> [g.items[0].get("class") for g in few_comments(t, [])]
+    ['comment']
+    >>> card = '<div class="card"><p>I said so {} times.</p><a class="comment-author" href="/u">u{}</a></div>'
+    >>> cards = fromstring('<div><form class="card"><textarea></textarea></form>'
+    ...                    + card.format(1, 1) + card.format(2, 2) + '</div>')
+    >>> [len(g.items) for g in few_comments(cards, [])], few_comments(cards, [Group(cards, tuple(cards[1:]), 4, 2)])
+    ([2], [])
+    """
+    held = {item for g in chosen for item in g.items}
+
+    def free(el: HtmlElement) -> bool:  # outside the chosen threads' items
+        return el not in held and not any(a in held for a in el.iterancestors())
+
+    candidates = _NAMED(root)  # (in C: most pages have none)
+    named = [el for el in candidates if _item_named(el) or "comment" in (el.get("itemtype") or "").lower()]
+    lists = {el.getparent() for el in named}  # an element whose children are comments is their list
+    items = [el for el in named if el not in lists and free(el) and _comment(el, comment_author(el))]
+    inner = set(items)
+    found = [Group(el.getparent(), (el,), words(el.text_content()), _link_words(el)) for el in items
+             if not any(a in inner for a in el.iterancestors())]  # a reply goes with its comment
+    authors = [el for el in candidates if ITEM_NAMES & _names(el) and AUTHOR_NAMES & _names(el) and free(el)
+               and not any(a in inner for a in el.iterancestors())]
+    if len(authors) >= 2:
+        chains = [[el, *el.iterancestors()] for el in authors]
+        common = next((a for a in chains[0] if all(a in chain for chain in chains[1:])), None)
+        cards = [next(c for c in chain if c.getparent() is common) for chain in chains] if common is not None else []
+        if cards and len(set(cards)) == len(cards) and len({signature(c) for c in cards}) == 1 \
+                and all(_comment(c, comment_author(c)) for c in cards):
+            found.append(Group(common, tuple(cards), sum(words(c.text_content()) for c in cards),
+                               sum(_link_words(c) for c in cards)))
+    return found
+
+
+def _item_named(el: HtmlElement) -> bool:
+    """A class or id that is the name of one comment (`comment`, `comment-42`, `reply`), not of a part of one
+    (`comment-author`, `comment-body`) nor of their list (`comment-list`).
+
+    >>> from lxml.html import fromstring
+    >>> [_item_named(fromstring(h)) for h in ('<li class="comment even" id="comment-42">x</li>',
+    ...  '<div class="comment-author">x</div>', '<ol class="comment-list">x</ol>', '<p id="reply_7">x</p>')]
+    [True, False, False, True]
+    """
+    for name in (el.get("class") or "").split() + (el.get("id") or "").split():
+        words = {t for t in tokens(name) if not t.isdigit()}
+        if len(words) == 1 and words <= ITEM_NAMES:
+            return True
+    return False
+
+
+def _link_words(el: HtmlElement) -> int:
+    return sum(words(a.text_content()) for a in el.iter("a"))
+
+
+def _comment(el: HtmlElement, author: str | None) -> bool:
+    """An element holding one comment: an author, words beyond the author's, few link words, no form field."""
+    n = words(el.text_content())
+    return author is not None and n > words(author) and _link_words(el) <= NAMED_LINK_SHARE * n \
+        and next(el.iter(*FORM_FIELDS), None) is None
 
 
 def comments_of(groups: list[Group]) -> list[Comment]:

@@ -21,7 +21,7 @@ import copy
 import logging
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin
@@ -33,7 +33,7 @@ from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
 from .boilerplate import named_omission, prune_split
-from .comments import comments_of, threads
+from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
     FEW_WORDS,
@@ -81,6 +81,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _WORD_RE = re.compile(r"\w+")
 _URL_LINE = re.compile(r"^\S+://\S+$")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_COMMENT_WORD = re.compile(r"comment|reply", re.IGNORECASE)  # a page without the words names no comment
 FRAME_LINK_SHARE = 0.5
 # what `tree.iter()` walks (elements, comments, processing instructions), counted without making a Python
 # object of each node
@@ -103,8 +104,27 @@ class Content:
 
     def article_text(self) -> str:
         """`text` without the comments: the page's own content alone."""
-        drop = {_seq(line) for c in self.comments for line in c.text.split("\n")}
+        drop = comment_lines((c.author, c.text) for c in self.comments)
         return "\n".join(b.text for b in self.blocks if b.seq not in drop)
+
+
+def comment_lines(comments: Iterable[tuple[str | None, str]]) -> set[str]:
+    """The `seq`s of the lines of `text` the comments (author, text) hold: each line of a comment's text, the same
+    line with the author before it (its byline, which the comment's text holds without the name:
+    `comments.comment_text`) and the author's name alone.
+
+    >>> sorted(comment_lines([("ann", "June 1\\nNice post!"), (None, "Thanks")]))
+    [' ann ', ' ann june 1 ', ' ann nice post ', ' june 1 ', ' nice post ', ' thanks ']
+    """
+    out = set()
+    for author, text in comments:
+        for line in text.split("\n"):
+            out.add(_seq(line))
+            if author:
+                out.add(_seq(f"{author} {line}"))
+        if author:
+            out.add(_seq(author))
+    return out
 
 
 def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
@@ -357,8 +377,10 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     return blocks if _little(_words(kept), body_words) else kept
 
 
-def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
-            parent: frozenset[bytes] = frozenset(), sites: frozenset[str] = frozenset()) -> _Chosen:
+def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: frozenset[bytes] = frozenset(),
+            sites: frozenset[str] = frozenset(), comment_names: bool = True) -> _Chosen:
+    """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
+    comments)."""
     structure, furniture = prune_split(copy.deepcopy(tree))
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
@@ -379,8 +401,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
+    few = few_comments(structure, thread) if comment_names else []  # a thread too short to be a group: content too
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
-    marks = frozenset([*(item for g in missed for item in g.items), *((titled,) if titled is not None else ())])
+    marks = frozenset([*(item for g in (*missed, *few) for item in g.items), *(() if titled is None else (titled,))])
     headline = main_headline(structure, title)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
@@ -402,6 +425,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "",
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words)
+    if few:  # in document order with the others
+        order = {el: n for n, el in enumerate(structure.iter())}
+        thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])
     thread_comments = comments_of(thread)
     text_seq = joined_seq(b.seq for b in blocks) if thread_comments else ""
     comments = []  # only what `text` holds: a comment's byline may have stayed out of it
@@ -443,7 +469,7 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
     if _NODES(tree) > MAX_ELEMENTS:
         chosen = _Chosen(_body_blocks(body), "body", [], "", "", 0)
     else:
-        chosen = _choose(tree, url, body, title, parent, sites)
+        chosen = _choose(tree, url, body, title, parent, sites, _COMMENT_WORD.search(html) is not None)
     blocks = chosen.blocks
     og = " ".join(str(v) for v in tree.xpath('//meta[@property="og:title"]/@content')[:1]).strip()
     own = clean(own_title(title, " ".join(og.split()), chosen.headline, sites))[:MAX_TITLE_CHARS]

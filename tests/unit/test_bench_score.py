@@ -127,3 +127,21 @@ def test_attempts_and_wasted_attempts_are_counted(truth: SiteTruth, items: list[
     assert s.attempts == sum(len(i.get("attempts") or ()) for i in items) >= 4
     assert s.wasted_attempts == 1  # the second attempt of the first page found nothing new
     assert aggregate([s])["attempts"]["wasted"] == 1
+
+
+def test_comments_are_scored_in_their_own_field() -> None:
+    """A comment's key sentence counts in `comments` (recall); another key sentence there costs precision."""
+    page = PageSpec("/", "Home", (Block("static", ("The post itself.",), key=("The post itself.",)),
+                                  Block("static", (), key=("First!", "Nice read."), layout="comment_cards",
+                                        items=(("ann", "First!"), ("bob", "Nice read.")))))
+    spec = SiteSpec("c", "C", "blog", (page,))
+    truth = compute_truth(spec, HOSTS)
+    items = perfect_items(truth)
+    assert items[0]["comments"] == [
+        {"author": None, "text": "First!"}, {"author": None, "text": "Nice read."}]
+    s = score_site(spec, truth, items, checker=everything_downloads)
+    assert (s.comments.expected, s.comments.found, s.comments.precision) == (2, 2, 1.0)
+    items[0]["comments"] = [{"author": "ann", "text": "First!"}, {"author": None, "text": "The post itself."}]
+    s = score_site(spec, truth, items, checker=everything_downloads)
+    assert s.comments.recall == 0.5 and s.comments.precision == 0.5
+    assert aggregate([s])["comments"]["recall"] == 0.5

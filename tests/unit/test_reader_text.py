@@ -14,14 +14,17 @@ BODY = " ".join(f"<p>Paragraph {i}: the otters of the northern river were counte
                 f"volunteers, who walked each bank at dawn and noted every holt they found.</p>" for i in range(6))
 
 
-def react_article() -> str:
+COMMENTS = [("bramble", "Lovely write-up, the dawn counts sound magical."),
+            ("heron", "We saw two holts near the old mill last week."),
+            ("wren", "Is there a map of the counting stretches?")]
+
+
+def react_article(count: int = 3) -> str:
     comments = "".join(
         f'<div class="card"><div class="card-block"><p class="card-text">{text}</p></div>'
         f'<div class="card-footer"><a class="comment-author" href="/profile/{who}">{who}</a>'
         f'<span class="date-posted">June {n}</span></div></div>'
-        for n, (who, text) in enumerate([("bramble", "Lovely write-up, the dawn counts sound magical."),
-                                         ("heron", "We saw two holts near the old mill last week."),
-                                         ("wren", "Is there a map of the counting stretches?")], 1))
+        for n, (who, text) in enumerate(COMMENTS[:count], 1))
     return (f"<html><head><title>Conduit</title></head><body><div id='root'>{NAV}"
             "<div class='article-page'><div class='banner'><div class='container'>"
             "<h1>Otters return to the northern river</h1>"
@@ -45,6 +48,23 @@ def test_hero_headline_title_and_comments() -> None:
     assert "Lovely write-up" not in content.article_text()
     assert "Sign up" not in content.text and "interactive learning project" not in content.text
     assert "brambleJune" not in content.text
+
+
+def test_one_or_two_comments() -> None:
+    """A thread shorter than a repeated group still fills `comments`: two cards by their named authors, one
+    comment named as such (its form, also named, is none)."""
+    two = page_content(react_article(2), URL)
+    assert [(c.author, c.text.split("\n")[0]) for c in two.comments] == [(w, t) for w, t in COMMENTS[:2]]
+    assert "old mill" in two.text and "old mill" not in two.article_text()
+    html = (f"<html><head><title>Otters | River News</title></head><body>{NAV}<main><article><h1>Otters</h1>"
+            f"{BODY}</article><div id='comments'><ol class='comment-list'><li class='comment'><div class='comment-"
+            "author vcard'><b class='fn'>heron</b> says:</div><p>We saw two holts near the old mill last week.</p>"
+            "</li></ol><div id='respond' class='comment-respond'><h3>Leave a Reply</h3><form><p class='comment-"
+            "form-author'><label for='author'>Name</label><input id='author'></p></form></div></div></main>"
+            f"{FOOTER}</body></html>")
+    one = page_content(html, URL)
+    assert [(c.author, c.text) for c in one.comments] == [
+        ("heron", "says:\nWe saw two holts near the old mill last week.")]
 
 
 def test_wordpress_article_header_and_captions() -> None:
