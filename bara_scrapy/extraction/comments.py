@@ -12,12 +12,13 @@ class/id names of the items or their list (`comment`, `reply`...), or schema.org
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from lxml import etree
 from lxml.html import HtmlElement
 
 from ..items import Comment
-from .blocks import tree_blocks
+from .blocks import BLOCK_TAGS, tree_blocks
 from .boilerplate import tokens
 from .lists import Group, signature
 from .text import words
@@ -136,13 +137,14 @@ def threads(groups: list[Group], plain: list[bool], after: list[bool]) -> list[G
     return chosen
 
 
-def few_comments(root: HtmlElement, chosen: list[Group]) -> list[Group]:
+def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlElement, int] | None = None) -> list[Group]:
     """Comment threads of fewer items than a repeated group has (`lists.MIN_ITEMS`: one comment, two replies),
     which `threads` cannot see, found by what the page names (labels only: `text` is not changed). A comment is
     an element named as one (`ITEM_NAMES`, schema.org Comment) whose list is not (an element whose children are
     such comments is their list), with a named author (`comment_author`) and no form field; or, where two
     authors or more are named as a comment's (`comment-author`), each child of the element holding them all
-    that holds one of them, the children alike (a card per comment). Outside `chosen`'s items; a comment inside
+    that holds one of them, the children alike (a card per comment); where one is, the comment around it
+    (`_lone_card`, given the words trafilatura kept per element, `kept`). Outside `chosen`'s items; a comment inside
     another (a reply) goes with it; link words at most `NAMED_LINK_SHARE` of a comment's.
 
     >>> from lxml.html import fromstring
@@ -179,7 +181,33 @@ def few_comments(root: HtmlElement, chosen: list[Group]) -> list[Group]:
                 and all(_comment(c, comment_author(c)) for c in cards):
             found.append(Group(common, tuple(cards), sum(words(c.text_content()) for c in cards),
                                sum(_link_words(c) for c in cards)))
+    elif len(authors) == 1 and kept:
+        card = _lone_card(root, authors[0], kept)
+        if card is not None and _comment(card, comment_author(card)):
+            found.append(Group(card.getparent(), (card,), words(card.text_content()), _link_words(card)))
     return found
+
+
+def _lone_card(root: HtmlElement, mark: HtmlElement, kept: Mapping[HtmlElement, int]) -> HtmlElement | None:
+    """The comment a lone author mark is part of: its highest ancestor holding none of the words trafilatura kept
+    (`kept`: kept words per element, `missed.Kept.held`: the article's) and no form field, if that ancestor holds a
+    block of text beside the mark (the comment's words, not only its byline).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><article><p>Story.</p></article><div class="c"><div class="card"><p>So true.</p>'
+    ...                '<footer><a class="comment-author">ann</a> May 1</footer></div></div></div>')
+    >>> _lone_card(t, t.find(".//a"), {t: 1, t[0]: 1, t[0][0]: 1}).get("class")
+    'c'
+    """
+    card = None
+    for above in mark.iterancestors():
+        if above is root or kept.get(above, 0) or next(above.iter(*FORM_FIELDS), None) is not None:
+            break
+        card = above
+    if card is None:
+        return None
+    beside = (el for el in card.iter(*BLOCK_TAGS) if el is not card and mark not in el.iterdescendants())
+    return card if any(words("".join(el.itertext())) for el in beside) else None
 
 
 def _item_named(el: HtmlElement) -> bool:

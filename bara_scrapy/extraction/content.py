@@ -401,7 +401,8 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: fro
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
-    few = few_comments(structure, thread) if comment_names else []  # a thread too short to be a group: content too
+    # a thread too short to be a group: its comments are content too
+    few = few_comments(structure, thread, kept.held) if comment_names else []
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     marks = frozenset([*(item for g in (*missed, *few) for item in g.items), *(() if titled is None else (titled,))])
     headline = main_headline(structure, title)

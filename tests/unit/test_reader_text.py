@@ -51,8 +51,11 @@ def test_hero_headline_title_and_comments() -> None:
 
 
 def test_one_or_two_comments() -> None:
-    """A thread shorter than a repeated group still fills `comments`: two cards by their named authors, one
+    """A thread shorter than a repeated group still fills `comments`: one card by its named author, two cards, one
     comment named as such (its form, also named, is none)."""
+    lone = page_content(react_article(1), URL)
+    assert [(c.author, c.text.split("\n")[0]) for c in lone.comments] == [COMMENTS[0]]
+    assert "dawn counts sound magical" in lone.text and "dawn counts" not in lone.article_text()
     two = page_content(react_article(2), URL)
     assert [(c.author, c.text.split("\n")[0]) for c in two.comments] == [(w, t) for w, t in COMMENTS[:2]]
     assert "old mill" in two.text and "old mill" not in two.article_text()
