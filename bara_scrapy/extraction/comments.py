@@ -7,6 +7,7 @@ items are plain text (few links, no title links: not teasers of other pages)
 and it either comes after the article's last kept paragraph or says what it is:
 class/id names of the items or their list (`comment`, `reply`...), or schema.org
 `Comment` microdata. Naming only labels a group here; it never removes text.
+A thread too short to be a group (one comment, two replies) is found by naming alone (`few_comments`).
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ def threads(groups: list[Group], plain: list[bool], after: list[bool]) -> list[G
 
 def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlElement, int] | None = None) -> list[Group]:
     """Comment threads of fewer items than a repeated group has (`lists.MIN_ITEMS`: one comment, two replies),
-    which `threads` cannot see, found by what the page names (labels only: `text` is not changed). A comment is
+    which `threads` cannot see, found by what the page names (their comments are content: `content.py` marks
+    them, as it does the groups trafilatura missed). A comment is
     an element named as one (`ITEM_NAMES`, schema.org Comment) whose list is not (an element whose children are
     such comments is their list), with a named author (`comment_author`) and no form field; or, where two
     authors or more are named as a comment's (`comment-author`), each child of the element holding them all
@@ -164,7 +166,7 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     def free(el: HtmlElement) -> bool:  # outside the chosen threads' items
         return el not in held and not any(a in held for a in el.iterancestors())
 
-    candidates = _NAMED(root)  # (in C: most pages have none)
+    candidates = _NAMED(root)  # in C, over every element
     named = [el for el in candidates if _item_named(el) or "comment" in (el.get("itemtype") or "").lower()]
     lists = {el.getparent() for el in named}  # an element whose children are comments is their list
     items = [el for el in named if el not in lists and free(el) and _comment(el, comment_author(el))]
@@ -220,8 +222,8 @@ def _item_named(el: HtmlElement) -> bool:
     [True, False, False, True]
     """
     for name in (el.get("class") or "").split() + (el.get("id") or "").split():
-        words = {t for t in tokens(name) if not t.isdigit()}
-        if len(words) == 1 and words <= ITEM_NAMES:
+        parts = {t for t in tokens(name) if not t.isdigit()}
+        if len(parts) == 1 and parts <= ITEM_NAMES:
             return True
     return False
 
