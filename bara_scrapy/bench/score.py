@@ -203,11 +203,12 @@ def score_site(
         text = _norm(str(got.get("text") or ""))
         comments = _norm(" ".join(str(c.get("text") or "") for c in got.get("comments") or () if isinstance(c, dict)))
         for key in page.key_sentences:
-            hit = _norm(key.text) in text
+            sentence = _norm(key.text)
+            hit = sentence in text
             score.text.expected += 1
             score.text.found += hit
             score.tag(key.quirks, "text", 1, int(hit))
-            comment, held = bool(COMMENT_LAYOUTS.intersection(key.quirks)), _norm(key.text) in comments
+            comment, held = bool(COMMENT_LAYOUTS.intersection(key.quirks)), sentence in comments
             score.comments.add(Counts(int(comment), int(comment and held), int(held), int(comment and held)))
         for planted in page.boilerplate:
             leak = _norm(planted.text) in text

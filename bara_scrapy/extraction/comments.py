@@ -21,7 +21,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import BLOCK_TAGS, tree_blocks
 from .boilerplate import tokens
-from .lists import Group, signature
+from .lists import Group, link_stats, signature
 from .text import words
 
 COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
@@ -169,24 +169,23 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     candidates = _NAMED(root)  # in C, over every element
     named = [el for el in candidates if _item_named(el) or "comment" in (el.get("itemtype") or "").lower()]
     lists = {el.getparent() for el in named}  # an element whose children are comments is their list
-    items = [el for el in named if el not in lists and free(el) and _comment(el, comment_author(el))]
+    items = [el for el in named if el not in lists and free(el) and _comment(el)]
     inner = set(items)
-    found = [Group(el.getparent(), (el,), words(el.text_content()), _link_words(el)) for el in items
+    found = [_thread(el.getparent(), (el,)) for el in items
              if not any(a in inner for a in el.iterancestors())]  # a reply goes with its comment
-    authors = [el for el in candidates if ITEM_NAMES & _names(el) and AUTHOR_NAMES & _names(el) and free(el)
+    authors = [el for el in candidates if _comment_author_mark(el) and free(el)
                and not any(a in inner for a in el.iterancestors())]
     if len(authors) >= 2:
         chains = [[el, *el.iterancestors()] for el in authors]
         common = next((a for a in chains[0] if all(a in chain for chain in chains[1:])), None)
         cards = [next(c for c in chain if c.getparent() is common) for chain in chains] if common is not None else []
         if cards and len(set(cards)) == len(cards) and len({signature(c) for c in cards}) == 1 \
-                and all(_comment(c, comment_author(c)) for c in cards):
-            found.append(Group(common, tuple(cards), sum(words(c.text_content()) for c in cards),
-                               sum(_link_words(c) for c in cards)))
+                and all(_comment(c) for c in cards):
+            found.append(_thread(common, tuple(cards)))
     elif len(authors) == 1 and kept:
         card = _lone_card(root, authors[0], kept)
-        if card is not None and _comment(card, comment_author(card)):
-            found.append(Group(card.getparent(), (card,), words(card.text_content()), _link_words(card)))
+        if card is not None and _comment(card):
+            found.append(_thread(card.getparent(), (card,)))
     return found
 
 
@@ -228,14 +227,20 @@ def _item_named(el: HtmlElement) -> bool:
     return False
 
 
-def _link_words(el: HtmlElement) -> int:
-    return sum(words(a.text_content()) for a in el.iter("a"))
+def _comment_author_mark(el: HtmlElement) -> bool:
+    """Named as a comment's author (`comment-author`, `reply-username`)."""
+    names = _names(el)
+    return bool(ITEM_NAMES & names and AUTHOR_NAMES & names)
 
 
-def _comment(el: HtmlElement, author: str | None) -> bool:
+def _thread(parent: HtmlElement, items: tuple[HtmlElement, ...]) -> Group:
+    return Group(parent, items, sum(words(el.text_content()) for el in items), link_stats(items)[0])
+
+
+def _comment(el: HtmlElement) -> bool:
     """An element holding one comment: an author, words beyond the author's, few link words, no form field."""
-    n = words(el.text_content())
-    return author is not None and n > words(author) and _link_words(el) <= NAMED_LINK_SHARE * n \
+    author, n = comment_author(el), words(el.text_content())
+    return author is not None and n > words(author) and link_stats((el,))[0] <= NAMED_LINK_SHARE * n \
         and next(el.iter(*FORM_FIELDS), None) is None
 
 

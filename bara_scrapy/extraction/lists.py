@@ -64,7 +64,7 @@ def _words(text: str) -> int:
     return len(_WORD_RE.findall(text))
 
 
-def _link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:
+def link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:
     """(words inside links, number of links) over the items."""
     words = links = 0
     for item in items:
@@ -80,7 +80,7 @@ def is_content_group(items: tuple[HtmlElement, ...], counts: list[int]) -> bool:
     median = sorted(counts)[len(counts) // 2]
     if len(items) < MIN_ITEMS or total < MIN_GROUP_WORDS or median < (2 if items[0].tag == "tr" else MIN_ITEM_WORDS):
         return False
-    link_words, links = _link_stats(items)
+    link_words, links = link_stats(items)
     return not (link_words >= LINK_DENSE * total and links and link_words / links < TITLE_WORDS)
 
 
@@ -109,7 +109,7 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
             items = tuple(members)
             counts = [_words(m.text_content()) for m in items]
             if is_content_group(items, counts) and not _wrappers(items, sum(counts), groups):
-                groups.append(Group(parent, items, sum(counts), _link_stats(items)[0]))
+                groups.append(Group(parent, items, sum(counts), link_stats(items)[0]))
     return groups[::-1]
 
 
