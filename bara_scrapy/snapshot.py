@@ -93,7 +93,10 @@ class PageSnapshot(BaseModel):
     scroll_truncated: bool = False
     deadline_hit: str | None = None  # the hard deadline fired: what was collected before it, and this reason
     offsite_navigation: str | None = None  # an off-scope navigation the guard blocked
-    navigation_block: str | None = None  # its reason: offsite_redirect, ssrf_blocked, redirect_loop
+    navigation_block: str | None = None  # its reason: offsite_redirect, ssrf_blocked, redirect_loop, navigation_error
+    # the page left while it loaded, after its document came (the reason, and for where): it was read from
+    # that document as served (`browser.render._as_served`)
+    read_as_served: str | None = None
     blocked_requests: int = 0
     errors: list[str] = Field(default_factory=list)
     seconds: float = 0.0

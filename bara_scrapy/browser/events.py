@@ -111,7 +111,7 @@ class PageEvents:
         if not self.session.committed and req not in self.session.pending:
             return  # the previous page's
         if req.resource_type == "document" and response.status == 200 and is_main_frame(req) \
-                and not (self.session.archive and self.session.fetched):  # else the route handler kept it
+                and not self.session.source_routed:  # else the route handler read it
             # the document as served, for text a script removed after load (see DomExtractor)
             self.session.source_task = asyncio.ensure_future(self.keep_source(response))
         if len(self.session.network) >= MAX_NETWORK_ENTRIES:
@@ -129,4 +129,4 @@ class PageEvents:
         except PlaywrightError:
             return
         if len(body) <= MAX_SOURCE_BYTES:
-            session.source_html = body.decode("utf-8", errors="replace")
+            session.source_html, session.source_url = body.decode("utf-8", errors="replace"), response.url

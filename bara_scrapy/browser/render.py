@@ -20,6 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 from scrapy import Request
 
+from ..extraction.static import snapshot_from_html
 from ..instructions import Instructions
 from ..snapshot import Markers, PageSnapshot
 from ..urls import in_scope
@@ -92,21 +93,46 @@ async def explore(page: Page, instructions: dict[str, Any]) -> dict[str, Any]:
     session = _SESSIONS.get(page)
     if session is None:
         raise RuntimeError("bara page session missing: init_page did not run")
-    snapshot = await _explore(page, session, Instructions.model_validate(instructions))
-    await _freeze_content(page, session)
+    snapshot, as_served = await _explore(page, session, Instructions.model_validate(instructions))
+    html = session.source_html if as_served else await _read_dom(page, session)
+    if html is not None:
+        _freeze_content(page, html)
     return snapshot.model_dump()
 
 
-async def _freeze_content(page: Page, session: PageSession) -> None:
-    """Read the DOM under the deadline, and serve that copy to scrapy-playwright's own `page.content()`,
-    which has no timeout (a page whose script never yields would hold it forever)."""
+def _as_served(session: PageSession) -> PageSnapshot | None:
+    """The page read from its document as served, when it left after that document came (a script or meta
+    refresh took it off scope while it loaded, answered with a blank page by `route`; a later navigation
+    failed) and the document holds text of its own (≥ REDIRECT_STUB_CHARS): its DOM is gone. A redirect
+    stub ("Moved: you are being redirected…") has less, and fails with the navigation's reason as before."""
+    if not session.source_html:
+        return None
+    url = session.source_url or session.page_url
+    snapshot = snapshot_from_html(session.page_url, url, 200, session.source_html)
+    if len(snapshot.body_text.strip()) < REDIRECT_STUB_CHARS:
+        return None
+    snapshot.html = ""  # the middleware sets it from `page.content()`, frozen to the source (`explore`)
+    snapshot.source_html = session.source_html
+    snapshot.read_as_served = f"{session.navigation_block}: {(session.offsite_navigation or '')[:200]}"
+    snapshot.errors = list(session.errors)
+    snapshot.fetched = list(session.fetched)
+    return snapshot
+
+
+async def _read_dom(page: Page, session: PageSession) -> str | None:
+    """Read the DOM under the deadline (None while the page navigates: scrapy-playwright retries on its side)."""
     timeout = max(session.remaining(), 0.0) + CONTENT_GRACE
     try:
-        html = await asyncio.wait_for(_read_html(page), timeout=timeout)
+        return await asyncio.wait_for(_read_html(page), timeout=timeout)
     except TimeoutError:
         raise PageTimeoutError(f"page.content() did not answer within {timeout:.1f}s") from None
     except PlaywrightError:
-        return  # navigating: scrapy-playwright retries on its side
+        return None
+
+
+def _freeze_content(page: Page, html: str) -> None:
+    """Serve `html` to scrapy-playwright's own `page.content()`, which has no timeout (a page whose script
+    never yields would hold it forever)."""
 
     async def frozen(**_: object) -> str:
         return html
@@ -188,19 +214,24 @@ async def _source_html(session: PageSession) -> str:
     return session.source_html
 
 
-async def _explore(page: Page, session: PageSession, ins: Instructions) -> PageSnapshot:
+async def _explore(page: Page, session: PageSession, ins: Instructions) -> tuple[PageSnapshot, bool]:
+    """The attempt's snapshot, and whether it was read from the document as served (`_as_served`)."""
     started = time.monotonic()
     snapshot = PageSnapshot(url=session.page_url, final_url=page.url)
     if _left(page, session, snapshot):
-        return snapshot
+        served = _as_served(session)
+        return (served, True) if served is not None else (snapshot, False)
     acc = Accumulator()
     steps, truncated, final = await _reveal_and_collect(page, session, ins, acc)
-    if _left(page, session, snapshot) or _redirect_stub(session, snapshot, final):
-        return snapshot
+    if _left(page, session, snapshot):
+        served = _as_served(session)
+        return (served, True) if served is not None else (snapshot, False)
+    if _redirect_stub(session, snapshot, final):
+        return snapshot, False
     _fill(page, session, ins, snapshot, acc, final)
     snapshot.scroll_steps = steps
     snapshot.scroll_truncated = truncated
     snapshot.deadline_hit = acc.deadline_hit
     snapshot.source_html = await _source_html(session)
     snapshot.seconds = round(time.monotonic() - started, 3)
-    return snapshot
+    return snapshot, False

@@ -151,6 +151,10 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
             response = await route.fetch(url=current, max_redirects=0, timeout=max(session.remaining(), 0.5) * 1000)
         except PlaywrightError as exc:
             message = str(exc).splitlines()[0] if str(exc) else ""
+            if session.source_html:  # a later navigation of a page whose document was served: that one stays
+                session.leave(current, "navigation_error")
+                await route.fulfill(status=200, content_type="text/html", body=BLANK_HTML)
+                return
             if is_certificate_error(message):  # BARA_TLS_VERIFY: the context refused the certificate
                 session.meta[DOCUMENT_ERROR_KEY] = ("CertificateError", f"certificate refused for {current}: "
                                                     f"{message.removeprefix('Route.fetch: ').split('; ')[0][:200]}")
@@ -159,14 +163,15 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
         location = response.headers.get("location")
         if response.status not in REDIRECT_STATUSES or not location:
             try:
+                body = await _source(response, session, current)
                 if session.archive:
-                    await _keep(route, response, session, current)
-                await _fulfil(route, response, session, asked, current)
+                    await _keep(route, response, session, current, body)
+                await _fulfil(route, response, session, asked, current, body)
             finally:  # else the driver keeps the body until the context closes: memory grows with every page
                 await _dispose(response)
             return
         if session.archive:
-            await _keep(route, response, session, current, with_body=False)
+            await _keep(route, response, session, current, None)
         await _dispose(response)
         target = safe_url_string(urljoin(current, location))
         await learn(target, policy)
@@ -183,22 +188,34 @@ async def _fetch_document(route: Route, session: PageSession, policy: GuardPolic
 async def _serve(route: Route, session: PageSession, served: ServedDocument) -> None:
     """The document Scrapy already downloaded for this page (an escalation from HTTP), served as it came."""
     headers = [("content-type", served.content_type)] if served.content_type else []
+    session.source_routed = True
     if len(served.body) <= MAX_SOURCE_BYTES:
-        session.source_html = served.body.decode("utf-8", errors="replace")
+        session.source_html, session.source_url = served.body.decode("utf-8", errors="replace"), served.url
     if session.archive and served.exchange is not None:
         session.fetched.append(served.exchange)
     await route.fulfill(status=200, headers=dict(headers), body=served.body)
 
 
-async def _keep(route: Route, response: APIResponse, session: PageSession, url: str, *, with_body: bool = True) -> None:
-    """The exchange as fetched, for the archive (the body once more over the driver's pipe: documents only);
-    the document's source for extraction too, which `PageEvents` then need not read again."""
-    body = await response.body() if with_body else b""
-    if with_body and response.status == 200 and len(body) <= MAX_SOURCE_BYTES:
-        session.source_html = body.decode("utf-8", errors="replace")
+async def _source(response: APIResponse, session: PageSession, url: str) -> bytes | None:
+    """The document as served, read once over the driver's pipe before Chromium gets it: the page's
+    `source_html` (text a script removes after load; the page itself when a script navigates away while
+    it loads, see `render`), the archive's record. Only an HTML document of status 200 is read, unless the
+    crawl archives (every document then); Chromium is still answered from the driver's copy (`_fulfil`)."""
+    session.source_routed = True
+    ctype = response.headers.get("content-type", "html").lower()
+    if not session.archive and (response.status != 200 or "html" not in ctype):
+        return None
+    body = await response.body()
+    if response.status == 200 and len(body) <= MAX_SOURCE_BYTES:
+        session.source_html, session.source_url = body.decode("utf-8", errors="replace"), url
+    return body
+
+
+async def _keep(route: Route, response: APIResponse, session: PageSession, url: str, body: bytes | None) -> None:
+    """The exchange as fetched, for the archive (`body` is None for a redirect hop's)."""
     session.fetched.append(Fetched(
         url=url, status=response.status, headers=[(h["name"], h["value"]) for h in response.headers_array],
-        body=body, request_headers=list(route.request.headers.items()), fetched_at=time.time(),
+        body=body or b"", request_headers=list(route.request.headers.items()), fetched_at=time.time(),
     ))
 
 
@@ -209,12 +226,13 @@ async def _dispose(response: APIResponse) -> None:
         pass  # the context closed meanwhile: the body went with it
 
 
-async def _fulfil(route: Route, response: APIResponse, session: PageSession, asked: str, final: str) -> None:
+async def _fulfil(route: Route, response: APIResponse, session: PageSession, asked: str, final: str,
+                  body: bytes | None) -> None:
     if final == asked:
-        await route.fulfill(response=response)
+        await route.fulfill(response=response)  # from the driver's copy: the body is not sent back
         return
     session.redirected_to = final
-    body = await response.body()
+    body = await response.body() if body is None else body
     if "html" in response.headers.get("content-type", "html").lower():
         body = rebase(body, final, asked)
     await route.fulfill(response=response, body=body)

@@ -43,7 +43,7 @@ class PageSession:
     requests_total: int = 0
     network_at: float = 0.0  # monotonic time a request last started or ended
     offsite_navigation: str | None = None  # the document left the scope (redirect, meta refresh, script)
-    navigation_block: str | None = None  # why: offsite_redirect, ssrf_blocked, redirect_loop
+    navigation_block: str | None = None  # why: offsite_redirect, ssrf_blocked, redirect_loop, navigation_error
     redirected_to: str | None = None  # the in-scope URL a document redirect chain ended at
     blocked_navigation: str | None = None  # the loaded page tried to navigate off scope (cancelled)
     dom_ready: bool = False
@@ -51,7 +51,9 @@ class PageSession:
     # navigation's own requests are this page's (`events.PageEvents`)
     committed: bool = False
     navigating: bool = False  # the navigation's own request was seen
-    source_html: str = ""
+    source_html: str = ""  # this page's document as served (the route handler's read, or `PageEvents`')
+    source_url: str = ""  # the URL `source_html` was fetched from
+    source_routed: bool = False  # the route handler served a document of this page (and read its source)
     source_task: Any = None
     blocked: int = 0
     errors: list[str] = field(default_factory=list)

@@ -174,6 +174,10 @@ class BrowserMiddleware:
         if rendered is not None:
             snapshot = PageSnapshot.model_validate(rendered)
             snapshot.html = html
+            if snapshot.read_as_served:
+                self.crawler.stats.inc_value("bara/browser/read_as_served")
+                logger.info("%s left while loading (%s): read from its document as served",
+                            request.url, snapshot.read_as_served)
         else:
             snapshot = snapshot_from_html(request.url, response.url, response.status, html)
             if self.config.archive.enabled:

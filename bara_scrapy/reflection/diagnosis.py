@@ -96,7 +96,8 @@ class AttemptOutcome:
     http_status: int | None = None
     content_type: str = ""
     offsite_navigation: str | None = None
-    navigation_block: str | None = None  # offsite_redirect (default), ssrf_blocked, redirect_loop
+    # offsite_redirect (default), ssrf_blocked, redirect_loop; navigation_error: a later navigation failed
+    navigation_block: str | None = None
     text_chars: int = 0
     images: int = 0  # image candidates found
     videos: int = 0  # video candidates found
@@ -187,7 +188,7 @@ def diagnose(outcome: AttemptOutcome) -> list[str]:
     err = _error_kind(outcome)
     if outcome.offsite_navigation:
         block = outcome.navigation_block
-        kinds.add(block if block in NAVIGATION_BLOCKS else "offsite_redirect")
+        kinds.add(block if block in NAVIGATION_BLOCKS or block == "navigation_error" else "offsite_redirect")
     elif err:
         kinds.add(err)
     ctype = outcome.content_type.split(";")[0].strip().lower()

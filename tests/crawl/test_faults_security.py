@@ -58,6 +58,14 @@ def test_redirects_and_private_addresses_never_reach_another_host(tmp_path: Path
         f'{imgs}<iframe src="http://127.0.0.2:{p2}/frame"></iframe><script>{fetches}</script>')))
     h.add("/meta-away", page("leaving", extra=f'<meta http-equiv="refresh" content="0;url=http://127.0.0.2:{p2}/m">'))
     h.add("/js-away", page("leaving") + f"<script>location.href='http://127.0.0.2:{p2}/j'</script>")
+    # a page with text of its own whose script leaves while it loads: read from its document as served
+    said = "An article whose script sends the reader elsewhere before it has loaded. " * 4
+    h.add("/js-away-article", f"<html><head><title>Away</title><script>location.replace('http://127.0.0.2:{p2}/k')"
+                              f"</script></head><body><main><p>{said}</p><a href='/away-child'>child</a></main>"
+                              "</body></html>")
+    h.add("/away-child", page("The child of the page that left while loading."), link=False)
+    upgraded = "An article whose script moves it to https, which this server does not speak. " * 4
+    h.add("/js-https", page(upgraded, extra="<script>location.replace('https:' + location.href.slice(5))</script>"))
 
     items = h.crawl(tmp_path, args={"max_attempts": 2}, settings={"BARA_PAGE_TIMEOUT": 8}, name="security")
 
@@ -71,6 +79,11 @@ def test_redirects_and_private_addresses_never_reach_another_host(tmp_path: Path
     media = items["/media"]
     assert [m["url"] for m in media["images"]] == [h.url("/ok.png")]
     assert items["/spellings"]["status"] == "ok"
+    for path, words in (("/js-away-article", said), ("/js-https", upgraded)):
+        assert words.split(". ")[0] in items[path]["text"], items[path]
+        assert items[path]["final_url"] == h.url(path) and len(items[path]["attempts"]) == 1
+    assert items["/js-away-article"]["title"] == "Away"
+    assert "/away-child" in items  # its links are the document's
 
 
 class CountingOpenAI(FakeOpenAI):
