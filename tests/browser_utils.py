@@ -17,12 +17,12 @@ needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian 
 
 
 @asynccontextmanager
-async def chromium() -> AsyncIterator[Browser]:
+async def chromium(args: tuple[str, ...] = ()) -> AsyncIterator[Browser]:
     """A headless Chromium, closed on the way out whatever the test did."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", *args])
         try:
             yield browser
         finally:

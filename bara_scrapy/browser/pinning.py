@@ -85,21 +85,42 @@ def host_resolver_rules(seed: str, resolve: Resolver = default_resolve) -> str:
 # Chromium's Local Network Access checks judge a document by the address it came from; a document the
 # route handler fulfils has none and counts as public, so its requests to the (allowed) seed host or a
 # loopback CDN would be refused. The route guard and the resolver rules above decide instead.
-LNA_OFF = ("--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,"
-           "PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests")
+LNA_FEATURES = ("LocalNetworkAccessChecks", "PrivateNetworkAccessSendPreflights",
+                "PrivateNetworkAccessRespectPreflightResults", "BlockInsecurePrivateNetworkRequests")
+# Chromium keeps the last `--disable-features` it is given, and Playwright passes one of its own first: a
+# crawl's flag carries Playwright's list too (playwright 1.65's `chromiumSwitches`; a unit test compares it
+# with the installed driver's). Without it Chromium would, among others, upgrade every `http` navigation to
+# a host name to `https` before the route handler sees it (`HttpsUpgrades`), and hold paint (`PaintHolding`).
+PLAYWRIGHT_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+                       "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+                       "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+                       "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+                       "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion")
+DISABLE_FEATURES = "--disable-features="
+
+
+def disabled_features(args: list[str]) -> list[str]:
+    """`args` with one `--disable-features`: Playwright's, the Local Network Access checks, and the user's own.
+
+    >>> disabled_features(["--no-sandbox", "--disable-features=Translate"])[-1].endswith(",Translate")
+    True
+    >>> sum(a.startswith(DISABLE_FEATURES) for a in disabled_features(["--disable-features=A", "--x"]))
+    1
+    """
+    own = [f for a in args if a.startswith(DISABLE_FEATURES) for f in a[len(DISABLE_FEATURES):].split(",") if f]
+    features = dict.fromkeys([*PLAYWRIGHT_FEATURES, *LNA_FEATURES, *own])
+    return [*(a for a in args if not a.startswith(DISABLE_FEATURES)), DISABLE_FEATURES + ",".join(features)]
 
 
 def chromium_args(args: list[str], seed: str | None, allow_private: bool) -> list[str]:
-    """Launch arguments for a crawl: Local Network Access checks off (unless the user passes their own
-    `--disable-features`) and the resolver rules (unless private networks are allowed, there is no
-    seed, or the user set rules of their own).
+    """Launch arguments for a crawl: one `--disable-features` (`disabled_features`: Local Network Access
+    checks off, Playwright's own list kept) and the resolver rules (unless private networks are allowed,
+    there is no seed, or the user set rules of their own).
 
-    >>> chromium_args(["--no-sandbox"], None, False) == ["--no-sandbox", LNA_OFF]
+    >>> chromium_args(["--no-sandbox"], None, False) == ["--no-sandbox", disabled_features([])[0]]
     True
     """
-    out = list(args)
-    if not any(a.startswith("--disable-features") for a in out):
-        out.append(LNA_OFF)
+    out = disabled_features(args)
     if allow_private or not seed or any(a.startswith("--host-resolver-rules") for a in out):
         return out
     return [*out, f"--host-resolver-rules={host_resolver_rules(seed)}"]
