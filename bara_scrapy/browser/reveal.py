@@ -34,6 +34,19 @@ SCROLL_STEP_JS = (
     " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
 )
 
+# at the bottom where a feed sentinel stays: out of view (two viewports up, beyond an observer's usual
+# root margin) for two frames, then back, then as a step. An IntersectionObserver calls back only when an
+# element crosses into or out of view: a sentinel that a batch pushed down and a step brought back within
+# one frame never left it for the observer, and a feed that ignored a callback while busy waits for the next
+# crossing. A reader scrolling up and down again gives it one.
+REVISIT_STEP_JS = (
+    "async () => { const t0 = performance.now(), y = window.scrollY;"
+    " const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
+    " window.scrollTo(0, Math.max(0, y - 2 * window.innerHeight)); await frames(); window.scrollTo(0, y);"
+    " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));"
+    " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
+)
+
 
 class Accumulator:
     """Union of DOM candidates over every collection, in first-seen order."""
@@ -177,7 +190,8 @@ async def scroll(page: Page, session: PageSession, ins: Instructions, acc: Accum
             return steps, True
         started, requests_before = time.monotonic(), session.requests_total
         before = (state.height, requests_before, len(acc.candidates))
-        after, elapsed_ms = await page.evaluate(SCROLL_STEP_JS)
+        revisit = acc.sentinel and state.at_bottom  # no step further down: let the sentinel's observer see it anew
+        after, elapsed_ms = await page.evaluate(REVISIT_STEP_JS if revisit else SCROLL_STEP_JS)
         acc.touched()
         steps += 1
         acc.steps = steps
