@@ -79,6 +79,34 @@ def invisible(el: HtmlElement) -> bool:
     return parent is None or parent.tag not in HEADINGS
 
 
+# the fields a reader types into: a label of one names the control ("Name *", "Email (not published)", "Search")
+TEXT_ENTRY = frozenset({"", "text", "email", "password", "search", "tel", "url", "number", "date", "datetime-local",
+                        "month", "week", "time"})
+
+
+def _entry_field(el: HtmlElement) -> bool:
+    return el.tag in ("textarea", "select") or (el.tag == "input" and (el.get("type") or "").lower() in TEXT_ENTRY)
+
+
+def entry_labels(root: HtmlElement) -> list[HtmlElement]:
+    """The `<label>`s of fields a reader types into or picks from (a comment form's "Name *", a search box's
+    "Enter search terms"): they name the page's controls, not its content. The label of a checkbox or radio
+    button stays: CSS-only accordions and tabs put their question or title there.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<form><label for="n">Name *</label><input id="n"><label><input type="search"> Find</label>'
+    ...                '<input type="checkbox" id="q1"><label for="q1">Can I pay later?</label></form>')
+    >>> [" ".join(label.text_content().split()) for label in entry_labels(t)]
+    ['Name *', 'Find']
+    """
+    labels = list(root.iter("label"))
+    if not labels:
+        return []
+    fields = {el.get("id") for el in root.iter("input", "textarea", "select") if el.get("id") and _entry_field(el)}
+    return [label for label in labels
+            if label.get("for") in fields or any(_entry_field(el) for el in label.iter("input", "textarea", "select"))]
+
+
 def is_boilerplate(el: HtmlElement) -> bool:
     """Whether an element is page furniture, by evidence on the element (pure).
 

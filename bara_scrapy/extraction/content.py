@@ -32,7 +32,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import named_omission, prune_split
+from .boilerplate import entry_labels, named_omission, prune_split
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -462,6 +462,8 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
     if tree is None:
         blocks = _body_blocks(body)
         return Content("", to_text(blocks), to_markdown(blocks), "body" if blocks else "none")
+    for label in entry_labels(tree):  # a form's "Name *", "Email": controls, not content
+        label.drop_tree()
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     body = body or approx_inner_text(tree)
     sites = frozenset(site_names(tree, url))

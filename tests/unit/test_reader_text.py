@@ -4,6 +4,10 @@ Class names here are the misleading ones real sites use (`banner`, `hidden-xs`, 
 
 from __future__ import annotations
 
+import pytest
+
+from bara_scrapy.bench.articles import default_corpus
+from bara_scrapy.bench.corpus import load
 from bara_scrapy.extraction.content import page_content
 
 URL = "http://127.0.0.1:8000/article/otters"
@@ -301,3 +305,19 @@ def test_app_view_without_headline_is_titled_by_its_own_heading() -> None:
     parent = decode(page_content(home, "http://127.0.0.1:8000/").fingerprint)
     assert page_content(profile, "http://127.0.0.1:8000/profile/wren", parent=parent).title == "wren"
     assert page_content(profile, "http://127.0.0.1:8000/profile/wren").title == "Conduit"
+
+
+
+CLEANEVAL = default_corpus("cleaneval")
+
+
+@pytest.mark.skipif(not CLEANEVAL.is_dir(), reason=f"CleanEval corpus not found at {CLEANEVAL} (set BARA_CORPORA)")
+def test_form_labels_are_controls_not_text() -> None:
+    """A TypePad blog post whose comment form sits among the comments' paragraphs: the labels of its fields
+    ("Name:", "Email Address:") were lines of `text`. A checkbox's label stays (`boilerplate.entry_labels`' doctest:
+    a CSS-only accordion puts its question there)."""
+    pages, _ = load(CLEANEVAL)
+    html, url = next((h, u) for k, h, u, _ in pages if k == "cleaneval-dev-42")
+    lines = page_content(html, url).text.split("\n")
+    assert "Posted by: Arvin at Nov 27, 2004 10:31:07 AM" in lines  # the comments stay
+    assert not {"Name:", "Email Address:", "URL:", "Comments:"} & set(lines), lines[-12:]
