@@ -119,6 +119,12 @@ def _as_served(session: PageSession) -> PageSnapshot | None:
     return snapshot
 
 
+def _after_leaving(session: PageSession, left: PageSnapshot) -> tuple[PageSnapshot, bool]:
+    """The page read as served when it can be (`_as_served`), else the snapshot saying where it went."""
+    served = _as_served(session)
+    return (served, True) if served is not None else (left, False)
+
+
 async def _read_dom(page: Page, session: PageSession) -> str | None:
     """Read the DOM under the deadline (None while the page navigates: scrapy-playwright retries on its side)."""
     timeout = max(session.remaining(), 0.0) + CONTENT_GRACE
@@ -219,13 +225,11 @@ async def _explore(page: Page, session: PageSession, ins: Instructions) -> tuple
     started = time.monotonic()
     snapshot = PageSnapshot(url=session.page_url, final_url=page.url)
     if _left(page, session, snapshot):
-        served = _as_served(session)
-        return (served, True) if served is not None else (snapshot, False)
+        return _after_leaving(session, snapshot)
     acc = Accumulator()
     steps, truncated, final = await _reveal_and_collect(page, session, ins, acc)
     if _left(page, session, snapshot):
-        served = _as_served(session)
-        return (served, True) if served is not None else (snapshot, False)
+        return _after_leaving(session, snapshot)
     if _redirect_stub(session, snapshot, final):
         return snapshot, False
     _fill(page, session, ins, snapshot, acc, final)

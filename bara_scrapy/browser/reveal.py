@@ -25,13 +25,17 @@ MIN_STEP_S = 0.3  # a scroll step is started only with at least this (or 1.5 x t
 # candidate) is left-over markup of a finished feed, not a feed still loading
 FEED_IDLE_STEPS = 3
 
-# one viewport step (90%), then two animation frames and a task so that IntersectionObservers (lazy
-# images, feed sentinels; their callbacks are tasks queued by a frame) have run; returns the page's
-# reading then and the step's duration (ms)
-SCROLL_STEP_JS = (
-    "async () => { const t0 = performance.now(); window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
+# the end of a step: two animation frames and a task so that IntersectionObservers (lazy images, feed
+# sentinels; their callbacks are tasks queued by a frame) have run; returns the page's reading then and the
+# step's duration (ms, from `t0`)
+_STEP_END = (
     " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));"
     " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
+)
+# one viewport step (90%)
+SCROLL_STEP_JS = (
+    "async () => { const t0 = performance.now(); window.scrollBy(0, Math.round(window.innerHeight * 0.9));"
+    + _STEP_END
 )
 
 # at the bottom where a feed sentinel stays: out of view (two viewports up, beyond an observer's usual
@@ -41,10 +45,9 @@ SCROLL_STEP_JS = (
 # crossing. A reader scrolling up and down again gives it one.
 REVISIT_STEP_JS = (
     "async () => { const t0 = performance.now(), y = window.scrollY;"
-    " const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
-    " window.scrollTo(0, Math.max(0, y - 2 * window.innerHeight)); await frames(); window.scrollTo(0, y);"
-    " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));"
-    " return [window.__baraState ? window.__baraState() : null, performance.now() - t0]; }"
+    " window.scrollTo(0, Math.max(0, y - 2 * window.innerHeight));"
+    " await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); window.scrollTo(0, y);"
+    + _STEP_END
 )
 
 

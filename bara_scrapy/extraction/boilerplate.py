@@ -79,6 +79,7 @@ def invisible(el: HtmlElement) -> bool:
     return parent is None or parent.tag not in HEADINGS
 
 
+FORM_FIELDS = ("input", "textarea", "select")  # a form's controls (a comment holds none: `comments`)
 # the fields a reader types into: a label of one names the control ("Name *", "Email (not published)", "Search")
 TEXT_ENTRY = frozenset({"", "text", "email", "password", "search", "tel", "url", "number", "date", "datetime-local",
                         "month", "week", "time"})
@@ -102,9 +103,9 @@ def entry_labels(root: HtmlElement) -> list[HtmlElement]:
     labels = list(root.iter("label"))
     if not labels:
         return []
-    fields = {el.get("id") for el in root.iter("input", "textarea", "select") if el.get("id") and _entry_field(el)}
+    fields = {el.get("id") for el in root.iter(*FORM_FIELDS) if el.get("id") and _entry_field(el)}
     return [label for label in labels
-            if label.get("for") in fields or any(_entry_field(el) for el in label.iter("input", "textarea", "select"))]
+            if label.get("for") in fields or any(_entry_field(el) for el in label.iter(*FORM_FIELDS))]
 
 
 def is_boilerplate(el: HtmlElement) -> bool:

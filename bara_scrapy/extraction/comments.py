@@ -20,14 +20,13 @@ from lxml.html import HtmlElement
 
 from ..items import Comment
 from .blocks import BLOCK_TAGS, tree_blocks
-from .boilerplate import tokens
+from .boilerplate import FORM_FIELDS, tokens
 from .lists import Group, link_stats, signature
 from .text import words
 
 COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
 AUTHOR_NAMES = frozenset("author user username name fn nick nickname poster commenter byline".split())
 ITEM_NAMES = frozenset({"comment", "reply"})  # what one comment is called (`_item_named`)
-FORM_FIELDS = ("input", "textarea", "select")  # a comment form's, not a comment's
 MAX_AUTHOR_WORDS = 6
 # a thread the page names as comments may hold more links than a plain run (each comment's author, its
 # permalink date and a reply link): up to this share of its words
