@@ -135,6 +135,9 @@ class SiteServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    # listen backlog: socketserver's default of 5 drops the SYNs of a burst of new connections (a crawl opening
+    # 16 at once), which the client sends again after a second: a page then took 1 s to download
+    request_queue_size = 128
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A client that gives up early (verification stops reading after the
