@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider
+from scrapy.exceptions import CloseSpider, DontCloseSpider
 
 from ..config import BaraConfig
 from ..extensions.journal import CrawlJournalExtension, journal_of
@@ -34,6 +34,10 @@ class LocalFrontier:
     (`CrawlJournalExtension`, on with `JOBDIR`) it is rebuilt from the journal instead, so a crawl
     killed hard resumes too: the seed and each completion are journaled before the pages they admit
     are requested.
+
+    Under `BARA_RENDER=auto` each admitted page gets its render plan here (`RenderPolicy.first`); a page
+    whose plan waits for earlier pages still comparing is held back (`bara/render/waited`) and requested
+    with the completion that lets it be planned.
     """
 
     def __init__(self, crawler: Crawler, config: BaraConfig, bfs: Frontier | None = None) -> None:
@@ -47,8 +51,13 @@ class LocalFrontier:
         # BARA_RENDER=auto: the site's render ledger, rebuilt from the journal on resume
         self.render = RenderPolicy(PolicyConfig(probes=config.render_probes, audit_share=config.render_audit)) \
             if config.render == "auto" else None
+        self._plans: dict[int, Plan] = {}  # bfs_index -> plan, for the pages `complete`/`seed` hand out
+        self._waiting: dict[int, tuple[Admission, int]] = {}  # bfs_index -> (page, the index it waits for)
+        self._schedule: Schedule = lambda adm: None
 
     def open(self, spider: Any, schedule: Schedule | None = None) -> None:
+        if schedule is not None:
+            self._schedule = schedule
         state = getattr(spider, "state", None)
         if not isinstance(state, dict):  # no JOBDIR
             return
@@ -94,14 +103,57 @@ class LocalFrontier:
         return job
 
     def plan(self, adm: Admission) -> Plan | None:
-        """The page's render plan, from the ledger through its parent (BFS finished it before admitting it)."""
+        """The page's render plan (`_route`), from the ledger through its parent (BFS finished it before
+        admitting it), or through the earlier pages it waited for."""
         if self.render is None:
             return None
-        return self.render.plan(adm.url, adm.parent_index)
+        return self._plans.pop(adm.bfs_index, None) or self.render.plan(adm.url, adm.parent_index)
+
+    def _route(self, admitted: Sequence[Admission], requested: bool = True) -> list[Admission]:
+        """Decide each newly admitted page's plan in admission order; the pages to request now (of those
+        `requested`), the others wait for the earlier pages their plan depends on."""
+        if self.render is None:
+            return list(admitted) if requested else []
+        ready: list[Admission] = []
+        for adm in admitted:
+            decision = self.render.first(adm.url, adm.bfs_index, adm.parent_index)
+            if requested:
+                ready.extend(self._settle(adm, decision))
+        return ready
+
+    def _settle(self, adm: Admission, decision: Plan | int) -> list[Admission]:
+        """Plan again through each page waited for that has finished; hold the page while one has not."""
+        assert self.render is not None
+        while isinstance(decision, int) and decision <= self.render.through:
+            decision = self.render.decide(adm.url, adm.bfs_index, decision)
+        if isinstance(decision, int):
+            if adm.bfs_index not in self._waiting:
+                self.crawler.stats.inc_value("bara/render/waited")
+            self._waiting[adm.bfs_index] = (adm, decision)
+            return []
+        self._plans[adm.bfs_index] = decision
+        return [adm]
+
+    def _released(self) -> list[Admission]:
+        """The held pages whose waits are over, in admission order."""
+        if self.render is None or not self._waiting:
+            return []
+        through = self.render.through
+        ready: list[Admission] = []
+        for index in sorted(i for i, (_, until) in self._waiting.items() if until <= through):
+            adm, until = self._waiting.pop(index)
+            ready.extend(self._settle(adm, until))
+        return ready
 
     def idle(self) -> None:
         if self.mismatch:
             raise CloseSpider(MISMATCH_REASON)
+        if self._waiting:  # the pages they waited for never finished (no page ends without an item): plan now
+            logger.error("%d pages waited for pages that never finished; planned from their parents",
+                         len(self._waiting))
+            for index in sorted(self._waiting):
+                self._schedule(self._waiting.pop(index)[0])
+            raise DontCloseSpider
         if self.bfs.budget_exhausted and self.bfs.finished:
             raise CloseSpider(CLOSE_REASON)
 
@@ -122,14 +174,21 @@ class LocalFrontier:
         if self.resumed:
             # Pages in flight when the earlier run stopped were dequeued and lost:
             # visit every unfinished page again (a second result is dropped in `complete`).
-            return self._unwritten()
+            # Under auto every page is decided again in admission order, as the first run did.
+            if self.render is None:
+                return self._unwritten()
+            unwritten = {a.bfs_index for a in self._unwritten()}
+            ready: list[Admission] = []
+            for adm in self.bfs.admitted:
+                ready.extend(self._route([adm], requested=adm.bfs_index in unwritten))
+            return ready
         if self.bfs.admitted or self.mismatch:  # refused
             return []
         adm = self.bfs.admit_seed(url)
         if self.journal is not None:
             self.journal.record({"seed": adm.url})
         self.crawler.stats.set_value("bara/pages/admitted", 1)
-        return [adm]
+        return self._route([adm])
 
     async def complete(self, index: int, children: Sequence[str], also_seen: Sequence[str],
                        observation: Observation | None = None, template: str = "") -> Completion:
@@ -151,7 +210,7 @@ class LocalFrontier:
         stats = self.crawler.stats
         stats.set_value("bara/pages/admitted", len(self.bfs.admitted))
         stats.set_value("bara/budget/dropped", self.bfs.dropped_by_budget)
-        return Completion(deliver=True, admitted=released)
+        return Completion(deliver=True, admitted=[*self._released(), *self._route(released)])
 
     async def close(self) -> None:
         return None

@@ -11,6 +11,11 @@ Decisions are reproducible: observations are folded in admission order (`bfs_ind
 pages finish in, and the plan of a page is made from the state *through its parent's index*, which
 BFS has always completed when it admits the page (every earlier page is expanded first). So the same
 site gives the same plans at any concurrency and on resume (the ledger is rebuilt from the items).
+
+A page that would be one probe more waits instead (`first`, `decide`) when pages admitted before it are
+already comparing enough to settle its pattern (or the site): it is planned once they have finished,
+from the ledger through the last of them. Which earlier pages compare is their own first decision, made in
+admission order, so the wait is the same at any concurrency too; a page only ever waits for pages before it.
 """
 
 from __future__ import annotations
@@ -187,6 +192,9 @@ class RenderPolicy:
     _through: int = -1  # every observation up to this index is folded
     _history: dict[str, list[tuple[int, PatternState]]] = field(default_factory=dict)
     _site: list[tuple[int, SiteState]] = field(default_factory=list)  # the site's counts after each page
+    _decided: int = -1  # first decisions made for pages 0..this (`first`)
+    _compares: list[int] = field(default_factory=list)  # pages whose first decision compares, in order
+    _compares_of: dict[str, list[int]] = field(default_factory=dict)  # ... by pattern
 
     def record(self, index: int, url: str, obs: Observation) -> None:
         """A finished page's observation, in any order; folded once every earlier page has finished."""
@@ -237,3 +245,53 @@ class RenderPolicy:
             return Plan(pattern, state.mode, "browser", True, "audit", state.reference())
         reason = "site" if state.mode == "probing" else "http"  # the site's evidence, or the pattern's own
         return Plan(pattern, state.mode, "http", False, reason, state.reference())
+
+    def first(self, url: str, index: int, parent: int) -> Plan | int:
+        """A newly admitted page's first decision (`decide` through its parent), made in admission order:
+        a plan, or the index to wait for. Pages whose first decision compares are remembered: later pages
+        count them as comparisons under way."""
+        if index <= self._decided:
+            raise ValueError(f"page {index} is decided already (pages are decided in admission order)")
+        decision = self.decide(url, index, parent)
+        self._decided = index
+        if isinstance(decision, Plan) and decision.compare:
+            self._compares.append(index)
+            self._compares_of.setdefault(decision.pattern, []).append(index)
+        return decision
+
+    def decide(self, url: str, index: int, through: int) -> Plan | int:
+        """Page `index`'s plan from the ledger through `through`; or, when that plan is one probe more but
+        pages in (`through`, `index`) whose first decision compares are enough to settle the pattern (`probes`
+        equal ones in a row) or the site (`site_prior`), the index of the page to wait for: plan again
+        through it.
+
+        >>> policy = RenderPolicy(PolicyConfig(probes=2, audit_share=0.0))
+        >>> [policy.first(f"https://a.org/p/{i}", i, -1) for i in range(3)][2]
+        1
+        >>> policy.record(0, "https://a.org/p/0", Observation("equal")); policy.decide("https://a.org/p/2", 2, 0)
+        1
+        >>> policy.record(1, "https://a.org/p/1", Observation("equal")); policy.decide("https://a.org/p/2", 2, 1).reason
+        'http'
+        """
+        plan = self.plan(url, through)
+        if plan.reason != "probe":
+            return plan
+        waits = [_nth_after(self._compares_of.get(plan.pattern, []), through,
+                            self.config.probes - self.state(plan.pattern, through).equal_run, index)]
+        site = self.site(through)
+        if self.config.site_prior and site.unexplained == 0:
+            waits.append(_nth_after(self._compares, through, max(self.config.probes, 1) - site.equal, index))
+        found = [w for w in waits if w is not None]
+        return min(found) if found else plan
+
+
+def _nth_after(indices: list[int], after: int, n: int, before: int) -> int | None:
+    """The `n`-th of the sorted `indices` above `after`, if it is below `before`.
+
+    >>> _nth_after([1, 3, 5, 8], 2, 2, 9), _nth_after([1, 3, 5, 8], 2, 2, 5), _nth_after([1, 3], 0, 0, 9)
+    (5, None, None)
+    """
+    if n < 1:
+        return None
+    at = bisect.bisect_right(indices, after) + n - 1
+    return indices[at] if at < len(indices) and indices[at] < before else None
