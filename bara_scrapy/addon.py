@@ -34,6 +34,9 @@ CHROMIUM_ARGS = [
 SCRAPY_DEFAULTS: dict[str, Any] = {
     **SCRAPY_SETTINGS,  # ROBOTSTXT_OBEY: public pages, site policy respected
     "DEPTH_PRIORITY": 1,
+    # outputs of one response processed at once: Scrapy starts this many tasks for every response (100 by
+    # default: ~250 event-loop callbacks a page); a page gives one item and its child requests
+    "CONCURRENT_ITEMS": 4,
     "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
     "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
     "TELNETCONSOLE_ENABLED": False,
