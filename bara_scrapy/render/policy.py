@@ -25,6 +25,7 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from statistics import median
 from typing import Literal, cast
+from urllib.parse import urlsplit
 
 from .pattern import url_pattern
 from .signals import Reference
@@ -146,14 +147,18 @@ class SiteState:
 
 
 def audited(url: str, share: float) -> bool:
-    """Whether a page is in the audit share: a hash of its URL, not a random draw (the same on every run).
+    """Whether a page is in the audit share: a hash of its URL's path and query, not a random draw (the same
+    on every run, and for the same site on another host or port: a staging copy, a test server).
 
     >>> audited("https://a.org/x", 0.0), audited("https://a.org/x", 1.0)
     (False, True)
     >>> sum(audited(f"https://a.org/p/{i}", 0.1) for i in range(1000))
-    97
+    110
+    >>> audited("http://127.0.0.1:8001/p/7?a=1", 0.5) == audited("https://a.org/p/7?a=1", 0.5)
+    True
     """
-    digest = hashlib.sha256(url.encode("utf-8")).digest()
+    parts = urlsplit(url)
+    digest = hashlib.sha256(f"{parts.path or '/'}?{parts.query}".encode()).digest()
     return int.from_bytes(digest[:8], "big") < share * 2**64
 
 

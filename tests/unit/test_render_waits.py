@@ -108,7 +108,7 @@ def test_a_site_whose_pages_are_all_equal_probes_n_pages_and_the_rest_wait() -> 
     assert reasons["probe"] + reasons["audit"] + reasons["site"] + reasons["http"] == 60
 
 
-@pytest.mark.parametrize("differing", [frozenset(), frozenset({"people"})])
+@pytest.mark.parametrize("differing", [frozenset(), frozenset({"news"})])
 def test_the_same_plans_in_any_completion_order(differing: frozenset[str]) -> None:
     reference = None
     for seed in range(6):
@@ -119,8 +119,8 @@ def test_the_same_plans_in_any_completion_order(differing: frozenset[str]) -> No
         assert plans == reference
     assert reference is not None
     if differing:  # a difference pins the pattern: its later pages are rendered, never probed again
-        people = sorted(i for i, (pattern, _, _) in reference.items() if pattern.endswith("/people/{n}"))
-        assert reference[people[-1]][1] == "pinned"
+        news = sorted(i for i, (pattern, _, _) in reference.items() if pattern.endswith("/news/{n}"))
+        assert reference[news[-1]][1] == "pinned"
 
 
 def test_a_resumed_crawl_plans_its_unwritten_pages_as_the_first_run_would() -> None:
