@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import pytest
+from scrapy.exceptions import DontCloseSpider
 from scrapy.settings import Settings
 
 from bara_scrapy.config import BaraConfig
@@ -144,3 +145,17 @@ def test_a_resumed_crawl_plans_its_unwritten_pages_as_the_first_run_would() -> N
     rest = crawl(again, run(again.seed(f"{SITE}/")), seed=5)
     assert set(rest).isdisjoint(state.written)
     assert {**{i: part[i] for i in state.written}, **rest} == whole
+
+
+def test_pages_still_waiting_when_the_crawl_goes_idle_are_requested_not_lost() -> None:
+    """A safety net: every page ends with an item, so a wait always ends; if one did not, the idle crawl
+    requests the held pages (planned from their parents) instead of closing without them."""
+    fr = frontier()
+    scheduled: list[int] = []
+    fr.open(SimpleNamespace(), lambda adm: scheduled.append(adm.bfs_index))
+    crawl(fr, run(fr.seed(f"{SITE}/")), seed=7, stop_after=2)
+    waiting = sorted(fr._waiting)
+    assert waiting
+    with pytest.raises(DontCloseSpider):
+        fr.idle()
+    assert scheduled == waiting and not fr._waiting
