@@ -122,7 +122,8 @@ class LocalFrontier:
         return ready
 
     def _settle(self, adm: Admission, decision: Plan | int) -> list[Admission]:
-        """Plan again through each page waited for that has finished; hold the page while one has not."""
+        """Plan again through each page waited for that has finished; hold the page while one has not (counted
+        once in `bara/render/waited`)."""
         assert self.render is not None
         while isinstance(decision, int) and decision <= self.render.through:
             decision = self.render.decide(adm.url, adm.bfs_index, decision)
@@ -131,6 +132,7 @@ class LocalFrontier:
                 self.crawler.stats.inc_value("bara/render/waited")
             self._waiting[adm.bfs_index] = (adm, decision)
             return []
+        self._waiting.pop(adm.bfs_index, None)
         self._plans[adm.bfs_index] = decision
         return [adm]
 
@@ -141,8 +143,7 @@ class LocalFrontier:
         through = self.render.through
         ready: list[Admission] = []
         for index in sorted(i for i, (_, until) in self._waiting.items() if until <= through):
-            adm, until = self._waiting.pop(index)
-            ready.extend(self._settle(adm, until))
+            ready.extend(self._settle(*self._waiting[index]))
         return ready
 
     def idle(self) -> None:
