@@ -25,13 +25,16 @@ import html
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..urls import canonicalize
 from .articles import PUBLISHED, load_corpus, score
 from .runner import CrawlJob, CrawlResult
 from .server import Site, SiteServer
+
+if TYPE_CHECKING:
+    from ..extraction.content import Content
 
 CORPUS_NAME = "article-extraction-benchmark"
 CORPORA = ("article-extraction-benchmark", "cleaneval", "cleanportaleval")
@@ -145,7 +148,7 @@ def score_offline(pages: list[Page], name: str = CORPUS_NAME) -> dict[str, Any]:
     return figures
 
 
-def without_added_headings(content: Any) -> str:
+def without_added_headings(content: Content) -> str:
     """`Content.article_text` less the headings bara adds to trafilatura's text: the page's headline, a
     heading the article frame or a missed group put back (`Block.framed`, `Block.marked`). An article body's
     gold (the article corpus) has none, though a reader sees them: this is what they cost its precision.
