@@ -160,11 +160,7 @@ def without_added_headings(content: Content) -> str:
     >>> without_added_headings(Content(blocks=blocks))
     'Why\\nThey came back.'
     """
-    from ..extraction.content import comment_lines
-
-    drop = comment_lines((c.author, c.text) for c in content.comments)
-    return "\n".join(b.text for b in content.blocks
-                     if b.seq not in drop and not (b.kind == "h" and (b.framed or b.marked)))
+    return "\n".join(b.text for b in content.article_blocks() if not (b.kind == "h" and (b.framed or b.marked)))
 
 
 def score_same_site(pages: list[Page], alone: dict[str, Any], use_article: bool) -> dict[str, Any]:

@@ -104,8 +104,12 @@ class Content:
 
     def article_text(self) -> str:
         """`text` without the comments: the page's own content alone."""
+        return "\n".join(b.text for b in self.article_blocks())
+
+    def article_blocks(self) -> list[Block]:
+        """The blocks of `article_text`: those no comment holds."""
         drop = comment_lines((c.author, c.text) for c in self.comments)
-        return "\n".join(b.text for b in self.blocks if b.seq not in drop)
+        return [b for b in self.blocks if b.seq not in drop]
 
 
 def comment_lines(comments: Iterable[tuple[str | None, str]]) -> set[str]:
