@@ -148,3 +148,23 @@ def test_a_crawl_without_the_llm_never_imports_openai() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("telnet", [False, True])
+def test_switched_off_extensions_are_not_even_imported(telnet: bool) -> None:
+    """Telnet and remote control are off by default: left out of EXTENSIONS_BASE, so Scrapy's merge of the
+    extension lists does not import them; one switched on by the project stays."""
+    code = (
+        "import sys; from scrapy.settings import Settings; from bara_scrapy.addon import Addon; "
+        "from scrapy.utils.conf import build_component_list; "
+        f"s = Settings(); s.set('TELNETCONSOLE_ENABLED', {telnet}, priority='cmdline'); Addon().update_settings(s); "
+        "names = [str(c) for c in build_component_list(s.get_component_priority_dict_with_base('EXTENSIONS'))]; "
+        "print(any('TelnetConsole' in n for n in names), any('RemoteControl' in n for n in names), "
+        "'twisted.conch.telnet' in sys.modules, 'aiohttp' in sys.modules, any('LogStats' in n for n in names))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    listed_telnet, listed_remote, imported_telnet, imported_aiohttp, listed_logstats = done.stdout.split()
+    assert (listed_telnet, listed_remote, imported_aiohttp, listed_logstats) == (str(telnet), "False", "False", "True")
+    if not telnet:
+        assert imported_telnet == "False"
