@@ -134,16 +134,17 @@ def score_offline(pages: list[Page], name: str = CORPUS_NAME) -> dict[str, Any]:
         return content.text
 
     text, bara_ms = _timed(pages, bara)
-    article = {key: contents[id(h)].article_text() for key, h, _, _ in pages}
+    by_key = {key: contents[id(h)] for key, h, _, _ in pages}
+    article = {key: content.article_text() for key, content in by_key.items()}
     use_article = PRIMARY.get(name) == "article"
     figures = {
         "trafilatura": {**_rounded(score(traf, truths)), "ms_per_page": round(traf_ms, 1)},
         "bara": {**_rounded(score(article if use_article else text, truths)), "ms_per_page": round(bara_ms, 1)},
         "bara_text": _rounded(score(text, truths)),
-        "same_site": score_same_site(pages, {key: contents[id(h)] for key, h, _, _ in pages}, use_article),
+        "same_site": score_same_site(pages, by_key, use_article),
     }
     if name == CORPUS_NAME:  # what the headline costs against a gold of the article body alone
-        body = {key: without_added_headings(contents[id(h)]) for key, h, _, _ in pages}
+        body = {key: without_added_headings(content) for key, content in by_key.items()}
         figures["bara_less_headings"] = _rounded(score(body, truths))
     return figures
 
