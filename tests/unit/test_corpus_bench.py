@@ -15,9 +15,12 @@ def story(n: int) -> str:
                     for i in range(4))
 
 
+def paragraphs(n: int) -> str:
+    return "".join(f"<p>{line}.</p>" for line in story(n).split(". ") if line)
+
+
 def page(n: int) -> str:
-    body = "".join(f"<p>{line}.</p>" for line in story(n).split(". ") if line)
-    return (f"<html><head><title>Story {n}</title></head><body><main><article><h1>Story {n}</h1>{body}"
+    return (f"<html><head><title>Story {n}</title></head><body><main><article><h1>Story {n}</h1>{paragraphs(n)}"
             f"<p>{BLURB}</p></article></main></body></html>")
 
 
@@ -41,11 +44,10 @@ def test_no_site_with_two_pages_gives_no_figures() -> None:
 
 def headed(n: int) -> str:
     """A WordPress-like post whose headline trafilatura leaves out (and bara puts back)."""
-    body = "".join(f"<p>{line}.</p>" for line in story(n).split(". ") if line)
     return (f"<html><head><title>Otters are back on stretch {n} | River News</title></head><body><nav><a href='/'>"
             f"Home</a></nav><main><article><header><h1 class='entry-title'>Otters are back on stretch {n}</h1>"
             f"<p class='byline'>By Ann Reed</p></header>"
-            f"<div class='entry-content'>{body}</div></article></main></body></html>")
+            f"<div class='entry-content'>{paragraphs(n)}</div></article></main></body></html>")
 
 
 def test_the_article_corpus_reports_its_body_less_the_headline_bara_adds() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 from types import SimpleNamespace
 from typing import Any
@@ -53,10 +54,7 @@ def test_objects_are_frozen_once_the_crawl_is_over(fail: bool) -> None:
     gc.unfreeze()
     process = _Process(fail=fail)
     try:
-        if fail:
-            with pytest.raises(RuntimeError):
-                _command(process).run(["other"], argparse.Namespace(spargs={}))
-        else:
+        with pytest.raises(RuntimeError) if fail else contextlib.nullcontext():
             _command(process).run(["other"], argparse.Namespace(spargs={}))
         assert [c.name for c in process.crawled] == ["other"]
         assert process.frozen_during_start == 0
