@@ -1,0 +1,109 @@
+"""trafilatura's precision mode, less the comparison with readability and jusText where it cannot change the result.
+
+`bare_extraction` in precision mode, without comments or metadata (`text.trafilatura_xml`'s options), runs its
+own extractor and then always compares it with two other algorithms (`trafilatura.external.compare_extraction`):
+a second prune of the whole raw tree, readability on it, and jusText when the text is short or "unclean". On
+CleanEval's pages that comparison is a third of trafilatura's time, and it keeps trafilatura's own result on 7
+pages of 10. Here it runs only when it could do otherwise. In precision mode it replaces the extraction only:
+
+- with jusText, when the text is under `min_extracted_size` characters or holds an element of `SANITIZED_XPATH`;
+- with readability, when trafilatura found no text, when readability's text is over twice as long, or when
+  trafilatura's has no paragraph text or more tables than paragraphs.
+
+Readability's text comes from the same (pruned) tree: it cannot be longer than all of that tree's text, its
+text nodes joined by spaces and trimmed as trafilatura trims. So when trafilatura's text is at least half of
+that, and none of the other cases holds, the comparison would return trafilatura's own result, and is skipped.
+The result is `bare_extraction`'s, element for element: `tests/unit/test_precise.py` compares the two, and on the
+983 pages of the three real corpora (`docs/benchmarks.md`) their XML differed on none.
+
+The steps are trafilatura 2.3.1's `bare_extraction` and `trafilatura_sequence` for these options (the version is
+pinned in `requirements.txt`); any other options go to `bare_extraction` itself.
+"""
+
+from __future__ import annotations
+
+from copy import copy
+
+from lxml.etree import Element
+from lxml.html import HtmlElement
+from trafilatura import bare_extraction
+from trafilatura.core import _forum_thread_page, _prepare_tree
+from trafilatura.external import SANITIZED_XPATH, compare_extraction
+from trafilatura.htmlprocessing import prune_unwanted_nodes
+from trafilatura.main_extractor import extract_content
+from trafilatura.settings import Document, Extractor
+from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
+
+
+def precise_extraction(tree: HtmlElement, options: Extractor) -> Document | None:
+    """`bare_extraction(tree, options=options)` (see the module docstring); None where it gives nothing."""
+    if not _covered(options):
+        found = bare_extraction(tree, options=options)
+        return found if isinstance(found, Document) else None
+    try:
+        body, text = _sequence(copy(tree), options)  # a copy, as bare_extraction: the prunes work in place
+    except (TypeError, ValueError):  # as bare_extraction: the page gives nothing
+        return None
+    if len(text) < options.min_output_size and options.min_output_comm_size > 0:
+        return None
+    document = Document()
+    document.raw_text, document.commentsbody, document.body = text, Element("body"), body
+    return document
+
+
+def _covered(options: Extractor) -> bool:
+    """The options whose steps `_sequence` follows."""
+    return (options.focus == "precision" and not options.comments and not options.with_metadata
+            and not options.lang and not options.dedup and not options.max_tree_size and not options.fast
+            and options.format != "python")
+
+
+def _sequence(tree: HtmlElement, options: Extractor) -> tuple[Element, str]:
+    """`trafilatura.core.trafilatura_sequence` in precision mode without comments (stages 3 and 4 are for the
+    other modes)."""
+    is_forum = _forum_thread_page(tree)
+    tree = prune_unwanted_nodes(tree, RAW_TREE_PRUNE_XPATH)
+    tree = prune_unwanted_nodes(tree, REMOVE_COMMENTS_AND_LISTS_XPATH)
+    cleaned, backup = _prepare_tree(tree, options, options.url)
+    if not is_forum:
+        cleaned = prune_unwanted_nodes(cleaned, REMOVE_COMMENTS_XPATH)
+    body, text = extract_content(cleaned, options)
+    if comparison_may_change(body, text, tree, options):
+        body, text = compare_extraction(backup, copy(tree), body, text, options)
+    return body, text
+
+
+def comparison_may_change(body: Element, text: str, tree: HtmlElement, options: Extractor) -> bool:
+    """Whether `compare_extraction` in precision mode could give anything but (`body`, `text`), trafilatura's
+    own extraction from `tree` (see the module docstring).
+
+    >>> from lxml.html import fromstring
+    >>> from lxml.etree import SubElement
+    >>> options, prose = Extractor(precision=True), " ".join(["word"] * 100)
+    >>> body = Element("body"); SubElement(body, "p").text = prose
+    >>> page = fromstring(f"<html><body><p>{prose}</p><div>menu</div></body></html>")
+    >>> comparison_may_change(body, prose, page, options)
+    False
+    >>> comparison_may_change(body, prose[:200], fromstring(f"<html><body><p>{prose}</p></body></html>"), options)
+    True
+    >>> more = fromstring(f"<html><body><p>{prose}</p><div>{prose} {prose}</div></body></html>")
+    >>> comparison_may_change(body, prose, more, options)  # readability might find twice as much
+    True
+    """
+    if len(text) < options.min_extracted_size or body.xpath(SANITIZED_XPATH):
+        return True  # jusText is tried
+    if not body.xpath(".//p//text()") or len(body.findall(".//table")) > len(body.findall(".//p")):
+        return True  # readability is preferred when it has more than `2 * min_extracted_size` characters
+    return _longer_than(tree, 2 * len(text))
+
+
+def _longer_than(tree: HtmlElement, limit: int) -> bool:
+    """Whether `trim(" ".join(tree.itertext()))` is longer than `limit` characters, counted word by word and left
+    as soon as it is (an article page's whole text is far longer than its body)."""
+    total = -1  # n words take n - 1 spaces
+    for piece in tree.itertext():
+        for word in piece.split():
+            total += len(word) + 1
+        if total > limit:
+            return True
+    return False
