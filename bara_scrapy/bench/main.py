@@ -120,7 +120,8 @@ async def run_corpus(opts: BenchOptions, print_line: Printer, name: str) -> dict
     traf, bara = offline["trafilatura"], offline["bara"]
     print_line(f"[corpus] {name}: F1 {figures['f1']:.3f} precision {figures['precision']:.3f} "
                f"recall {figures['recall']:.3f} in {figures['seconds']}s; raw HTML: bara {bara['f1']:.3f} at "
-               f"{bara['ms_per_page']:.0f} ms/page, trafilatura {traf['f1']:.3f} at {traf['ms_per_page']:.0f} ms/page")
+               f"{bara['ms_per_page']:.1f} CPU ms/page, trafilatura {traf['f1']:.3f} at {traf['ms_per_page']:.1f} "
+               f"(bara {bara['ms_per_page'] / max(traf['ms_per_page'], 1e-9):.2f}x)")
     return figures
 
 
