@@ -17,13 +17,15 @@ The result is `bare_extraction`'s, element for element: `tests/unit/test_precise
 983 pages of the three real corpora (`docs/benchmarks.md`) their XML differed on none.
 
 The steps are trafilatura 2.3.1's `bare_extraction` and `trafilatura_sequence` for these options (the version is
-pinned in `requirements.txt`); any other options go to `bare_extraction` itself.
+pinned in `requirements.txt`); any other options, or any other version of trafilatura, go to `bare_extraction`
+itself.
 """
 
 from __future__ import annotations
 
 from copy import copy
 
+import trafilatura
 from lxml.etree import Element
 from lxml.html import HtmlElement
 from trafilatura import bare_extraction
@@ -33,6 +35,8 @@ from trafilatura.htmlprocessing import prune_unwanted_nodes
 from trafilatura.main_extractor import extract_content
 from trafilatura.settings import Document, Extractor
 from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
+
+FOLLOWED = "2.3.1"  # the trafilatura whose steps `_sequence` follows
 
 
 def precise_extraction(tree: HtmlElement, options: Extractor) -> Document | None:
@@ -52,10 +56,10 @@ def precise_extraction(tree: HtmlElement, options: Extractor) -> Document | None
 
 
 def _covered(options: Extractor) -> bool:
-    """The options whose steps `_sequence` follows."""
-    return (options.focus == "precision" and not options.comments and not options.with_metadata
-            and not options.lang and not options.dedup and not options.max_tree_size and not options.fast
-            and options.format != "python")
+    """The options (and the trafilatura) whose steps `_sequence` follows."""
+    return (trafilatura.__version__ == FOLLOWED and options.focus == "precision" and not options.comments
+            and not options.with_metadata and not options.lang and not options.dedup and not options.max_tree_size
+            and not options.fast and options.format != "python")
 
 
 def _sequence(tree: HtmlElement, options: Extractor) -> tuple[Element, str]:

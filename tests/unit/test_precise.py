@@ -96,6 +96,14 @@ def test_other_options_go_to_bare_extraction(monkeypatch: pytest.MonkeyPatch) ->
     assert runs == []  # trafilatura's own sequence ran, not this module's
 
 
+def test_another_trafilatura_goes_to_bare_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = _compared(monkeypatch)
+    monkeypatch.setattr(precise.trafilatura, "__version__", "9.9.9")
+    html = PAGES["lines"]
+    assert _xml(precise.precise_extraction, html, _options()) == _xml(_stock, html, _options())
+    assert runs == []  # on 2.3.1 this page is compared here (test above)
+
+
 CLEANEVAL = default_corpus("cleaneval")
 
 
