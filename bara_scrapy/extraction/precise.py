@@ -3,16 +3,18 @@
 `bare_extraction` in precision mode, without comments or metadata (`text.trafilatura_xml`'s options), runs its
 own extractor and then always compares it with two other algorithms (`trafilatura.external.compare_extraction`):
 a second prune of the whole raw tree, readability on it, and jusText when the text is short or "unclean". On
-CleanEval's pages that comparison is a third of trafilatura's time, and it keeps trafilatura's own result on 7
-pages of 10. Here it runs only when it could do otherwise. In precision mode it replaces the extraction only:
+CleanEval's pages that comparison is over a third of trafilatura's time, and it keeps trafilatura's own result on
+nearly 9 pages of 10. Here it runs only when it could do otherwise. In precision mode it replaces the extraction only:
 
 - with jusText, when the text is under `min_extracted_size` characters or holds an element of `SANITIZED_XPATH`;
 - with readability, when trafilatura found no text, when readability's text is over twice as long, or when
   trafilatura's has no paragraph text or more tables than paragraphs.
 
-Readability's text comes from the same (pruned) tree: it cannot be longer than all of that tree's text, its
-text nodes joined by spaces and trimmed as trafilatura trims. So when trafilatura's text is at least half of
-that, and none of the other cases holds, the comparison would return trafilatura's own result, and is skipped.
+Readability reads the same (pruned) tree, less its scripts and styles, which it drops first, and the only text it
+writes is "VIDEO" in a video's `<iframe>`: its text cannot be longer than all of that tree's other text (text nodes
+joined by spaces and trimmed as trafilatura trims) and that word once per `<iframe>`. So when trafilatura's text is
+at least half of that, and none of the other cases holds, the comparison would return trafilatura's own result,
+and is skipped.
 The result is `bare_extraction`'s, element for element: `tests/unit/test_precise.py` compares the two, and on the
 983 pages of the three real corpora (`docs/benchmarks.md`) their XML differed on none.
 
@@ -23,6 +25,7 @@ itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from copy import copy
 
 import trafilatura
@@ -37,6 +40,7 @@ from trafilatura.settings import Document, Extractor
 from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
 FOLLOWED = "2.3.1"  # the trafilatura whose steps `_sequence` follows
+DROPPED = ("script", "style", "fencedframe")  # what readability drops before it reads the page (its `summary`)
 
 
 def precise_extraction(tree: HtmlElement, options: Extractor) -> Document | None:
@@ -98,16 +102,36 @@ def comparison_may_change(body: Element, text: str, tree: HtmlElement, options: 
         return True  # jusText is tried
     if not body.xpath(".//p//text()") or len(body.findall(".//table")) > len(body.findall(".//p")):
         return True  # readability is preferred when it has more than `2 * min_extracted_size` characters
-    return _longer_than(tree, 2 * len(text))
+    return _readable_longer_than(tree, 2 * len(text))
 
 
-def _longer_than(tree: HtmlElement, limit: int) -> bool:
-    """Whether `trim(" ".join(tree.itertext()))` is longer than `limit` characters, counted word by word and left
-    as soon as it is (an article page's whole text is far longer than its body)."""
+def _readable_longer_than(tree: HtmlElement, limit: int) -> bool:
+    """Whether the text readability could read in `tree` may be longer than `limit` characters: all the tree's text
+    but that of the elements readability drops first (`DROPPED`: an article page's scripts often hold more
+    characters than its article), and "VIDEO" in each `<iframe>` (readability writes it into a video's), text nodes
+    joined by spaces and trimmed as trafilatura trims. Counted word by word, and left as soon as the text is longer
+    than the limit and all the dropped text together.
+
+    >>> from lxml.html import fromstring
+    >>> page = fromstring('<html><body><p>one two</p><script>var x = "' + "y" * 50 + '";</script>three</body></html>')
+    >>> _readable_longer_than(page, len("one two three")), _readable_longer_than(page, len("one two three") - 1)
+    (False, True)
+    >>> _readable_longer_than(fromstring('<html><body><p>one</p><iframe src="v"></iframe></body></html>'), 5)
+    True
+    """
+    dropped = [el for el in tree.iter(*DROPPED) if not any(a.tag in DROPPED for a in el.iterancestors())]
+    pieces = [piece for el in dropped for piece in el.itertext()]  # not their tails: `drop_tree` keeps those
+    limit -= len(" VIDEO") * sum(1 for _ in tree.iter("iframe"))  # text readability may add
+    beyond = limit + sum(len(piece) + 1 for piece in pieces)  # a piece's words and spaces take at most this much
     total = -1  # n words take n - 1 spaces
     for piece in tree.itertext():
         for word in piece.split():
             total += len(word) + 1
-        if total > limit:
+        if total > beyond:
             return True
-    return False
+    return total - _spaced(pieces) > limit
+
+
+def _spaced(pieces: Iterable[str]) -> int:
+    """The characters of the pieces' words, each with a space after it."""
+    return sum(len(word) + 1 for piece in pieces for word in piece.split())

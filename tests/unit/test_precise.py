@@ -27,6 +27,13 @@ PAGES = {
     # a paragraph of trafilatura's, and more than twice as much prose in no paragraph: readability's text wins
     "beside": "<html><body><div><h2>Intro</h2><p>" + S * 4 + "</p></div><div><section>"
               + "".join(f"{S * 2} {i}<br>" for i in range(8)) + "</section></div></body></html>",
+    # more script than text: readability drops scripts first, so the article is still half of what it could read
+    "scripted": "<html><head><script>" + "var data = 'x';" * 200 + f"</script></head><body><nav>{LINKS}</nav>"
+                "<article>" + "".join(f"<p>{S * 3}</p>" for _ in range(3)) + f"</article><footer>{S * 3}</footer>"
+                "</body></html>",
+    # a video's iframe: readability writes "VIDEO" into it
+    "video": "<html><body><article>" + "".join(f"<p>{S * 3}</p>" for _ in range(3))
+             + "<iframe src='https://www.youtube.com/embed/x'></iframe></article></body></html>",
     # more table rows than paragraphs: readability is preferred
     "table": "<html><body><table>" + "".join(f"<tr><td>{S} {i}</td><td>{S}</td></tr>" for i in range(10))
              + "</table><div>" + "".join(f"<p>{S} {i}</p>" for i in range(2)) + "</div></body></html>",
@@ -80,7 +87,7 @@ def test_the_same_xml_as_bare_extraction(name: str) -> None:
 @pytest.mark.parametrize(("name", "compared", "replaced"), [
     ("article", False, False), ("lines", True, True), ("table", True, True), ("short", True, False),
     ("figure", False, False), ("empty", True, True),
-    ("beside", True, True),
+    ("beside", True, True), ("scripted", False, False), ("video", False, False),
 ])
 def test_the_comparison_runs_only_where_it_may_change_the_result(monkeypatch: pytest.MonkeyPatch, name: str,
                                                                  compared: bool, replaced: bool) -> None:
