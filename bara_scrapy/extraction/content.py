@@ -261,16 +261,36 @@ def relinked(blocks: list[Block], structure: list[Block],
             continue
         md, cursor = b.text, 0
         for label, href in _MD_LINK.findall(structure[at].md):
-            found = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)").search(md, cursor)
-            if found is not None:
+            at = word_at(md, label, cursor)
+            if at >= 0:
                 link = f"[{label}]({href})"
-                md, cursor = md[:found.start()] + link + md[found.end():], found.start() + len(link)
+                md, cursor = md[:at] + link + md[at + len(label):], at + len(link)
         out.append(replace(b, md=md) if md != b.text else b)
     whole = links({out[n].text for n in loose}) if loose else {}
     for n in loose:
         if href := whole.get(out[n].text):
             out[n] = replace(out[n], md=f"[{out[n].text}]({href})")
     return out
+
+
+def word_at(text: str, words: str, start: int) -> int:
+    """Where `words` first stand in `text` from `start` with no word character right before or after them
+    (`(?<!\\w)words(?!\\w)`, without compiling a pattern for each label), or -1.
+
+    >>> word_at("Asian Asia", "Asia", 0), word_at("a_b b", "b", 0), word_at("Asia", "Asia", 1), word_at("x", "y", 0)
+    (6, 4, -1, -1)
+    """
+    at = text.find(words, start)
+    while at >= 0:
+        end = at + len(words)
+        if not _is_word(text[at - 1:at]) and not _is_word(text[end:end + 1]):
+            return at
+        at = text.find(words, at + 1)
+    return -1
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what `\w` matches: the `re` module asks `str.isalnum` too
 
 
 def _frame_content(b: Block) -> bool:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from bara_scrapy.extraction.blocks import Block, to_markdown, to_text
-from bara_scrapy.extraction.content import page_content
+from bara_scrapy.extraction.content import page_content, word_at
 
 URL = "https://shop.example/catalog"
 FURNITURE = (
@@ -150,3 +151,16 @@ def test_a_forum_quote_header_is_a_line_of_its_own_not_glued_to_the_quoted_text(
     lines = page_content(html, "http://f.test/t/1").text.split("\n")
     assert "riverrat wrote: Tue Feb 14, 2023 7:22 pm" in lines
     assert "Padded sawhorses are fine, but keep it away from the furnace." in lines
+
+
+def test_word_at_finds_what_the_pattern_of_whole_words_finds() -> None:
+    """`content.word_at` against `(?<!\\w)label(?!\\w)` on seeded random text: letters of several scripts, digits,
+    the underscore, marks, punctuation and spaces."""
+    alphabet = "ab_1 .,-ΩЖ中é\u0301\u00a0’"
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        label = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 3)))
+        start = rng.randint(0, len(text))
+        found = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)").search(text, start)
+        assert word_at(text, label, start) == (found.start() if found else -1), (text, label, start)
