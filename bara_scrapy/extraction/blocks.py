@@ -58,7 +58,7 @@ class Block:
         >>> Block("p", "Hello, World!", "").seq
         ' hello world '
         """
-        return seq(self.text)
+        return _line_seq(self.text)
 
     @cached_property
     def words(self) -> int:
@@ -73,6 +73,11 @@ def seq(text: str) -> str:
     ' hello world '
     """
     return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+# A page's lines come back as new blocks with the same text (trafilatura's and the tree's, a line relinked or
+# framed): half of the `seq`s a CleanEval page asks for are of a text it has seen.
+_line_seq = lru_cache(maxsize=1024)(seq)
 
 
 @lru_cache(maxsize=4096)  # a page links the same targets again and again, and its links are walked more than once
