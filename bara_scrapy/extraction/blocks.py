@@ -58,7 +58,7 @@ class Block:
         >>> Block("p", "Hello, World!", "").seq
         ' hello world '
         """
-        return _line_seq(self.text)
+        return _line_seq(self.text) if len(self.text) <= CACHED_LINE_CHARS else seq(self.text)
 
     @cached_property
     def words(self) -> int:
@@ -76,7 +76,9 @@ def seq(text: str) -> str:
 
 
 # A page's lines come back as new blocks with the same text (trafilatura's and the tree's, a line relinked or
-# framed): half of the `seq`s a CleanEval page asks for are of a text it has seen.
+# framed): half of the `seq`s a CleanEval page asks for are of a text it has seen. Lines up to 4,000 characters
+# are kept: the cache holds at most 1,024 of them and their sequences.
+CACHED_LINE_CHARS = 4000
 _line_seq = lru_cache(maxsize=1024)(seq)
 
 
