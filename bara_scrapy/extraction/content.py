@@ -261,10 +261,10 @@ def relinked(blocks: list[Block], structure: list[Block],
             continue
         md, cursor = b.text, 0
         for label, href in _MD_LINK.findall(structure[at].md):
-            at = word_at(md, label, cursor)
-            if at >= 0:
+            place = word_at(md, label, cursor)
+            if place >= 0:
                 link = f"[{label}]({href})"
-                md, cursor = md[:at] + link + md[at + len(label):], at + len(link)
+                md, cursor = md[:place] + link + md[place + len(label):], place + len(link)
         out.append(replace(b, md=md) if md != b.text else b)
     whole = links({out[n].text for n in loose}) if loose else {}
     for n in loose:
