@@ -224,10 +224,15 @@ def trafilatura_xml(tree: HtmlElement, url: str, precise: bool) -> str | None:
     against 0.9429, CleanEval 0.8979 against 0.8960, CleanPortalEval 0.9465 against 0.9457); a kept block takes
     its links from the page's tree (`content.merge`, `content.relinked`).
     """
-    options = Extractor(output_format="xml", precision=precise, comments=INCLUDE_COMMENTS, tables=True, links=False,
-                        url=url or None)
+    options = trafilatura_options(url, precise)
     document = precise_extraction(tree, options)  # bare_extraction's result, sooner
     return determine_returnstring(document, options) if document is not None else None  # None: nothing
+
+
+def trafilatura_options(url: str, precise: bool) -> Extractor:
+    """The options of bara's trafilatura passes, precise or broader (`trafilatura_xml`)."""
+    return Extractor(output_format="xml", precision=precise, comments=INCLUDE_COMMENTS, tables=True, links=False,
+                     url=url or None)
 
 
 def trafilatura_blocks(tree: HtmlElement, url: str, precise: bool) -> list[Block]:

@@ -13,7 +13,7 @@ from trafilatura.settings import Extractor
 
 from bara_scrapy.bench.articles import default_corpus, load_corpus
 from bara_scrapy.extraction import precise
-from bara_scrapy.extraction.text import paragraphize, parse
+from bara_scrapy.extraction.text import paragraphize, parse, trafilatura_options
 
 S = "The river keeps its own calendar, and the town has learned to read it well over many years. "
 LINKS = "".join(f"<li><a href='/{i}'>Link {i}</a></li>" for i in range(30))
@@ -47,8 +47,7 @@ PAGES = {
 
 
 def _options(precision: bool = True) -> Extractor:
-    return Extractor(output_format="xml", precision=precision, comments=False, tables=True, links=False,
-                     url="http://example.org/a")
+    return trafilatura_options("http://example.org/a", precision)  # the options `text.trafilatura_xml` gives
 
 
 def _xml(extract: Callable[[Any, Extractor], Any], html: str, options: Extractor) -> str | None:
@@ -119,8 +118,7 @@ def test_the_same_xml_on_real_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     runs = _compared(monkeypatch)
     pages = load_corpus(CLEANEVAL, limit=120)
     for key, html, url, _ in pages:
-        options = Extractor(output_format="xml", precision=True, comments=False, tables=True, links=False,
-                            url=url or None)
+        options = trafilatura_options(url, True)
         assert _xml(precise.precise_extraction, html, options) == _xml(_stock, html, options), key
     assert 0 < len(runs) < len(pages)  # some comparisons skipped, some run
     assert any(runs)  # and some of those run replaced trafilatura's own result
