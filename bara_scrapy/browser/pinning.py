@@ -96,11 +96,17 @@ PLAYWRIGHT_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileO
                        "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
                        "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
                        "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion")
+# Every new window of Chromium 156, headless too, loads the omnibox's drop-down as a WebUI page of its own (a
+# `browser_ui` target, chrome://omnibox-popup.top-chrome/, and its AI-mode variant: about a thousand script
+# modules). That cost 0.4–0.5 CPU s per window in the two seconds after it opened, against 0.005 with these
+# off; a crawl opens a window for each pooled tab (`windows.py`) and again when a tab is retired.
+WINDOW_UI_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup", "PreloadTopChromeWebUI")
 DISABLE_FEATURES = "--disable-features="
 
 
 def disabled_features(args: list[str]) -> list[str]:
-    """`args` with one `--disable-features`: Playwright's, the Local Network Access checks, and the user's own.
+    """`args` with one `--disable-features`: Playwright's, the Local Network Access checks, the browser windows'
+    own UI pages, and the user's own.
 
     >>> disabled_features(["--no-sandbox", "--disable-features=Translate"])[-1].endswith(",Translate")
     True
@@ -108,7 +114,7 @@ def disabled_features(args: list[str]) -> list[str]:
     1
     """
     own = [f for a in args if a.startswith(DISABLE_FEATURES) for f in a[len(DISABLE_FEATURES):].split(",") if f]
-    features = dict.fromkeys([*PLAYWRIGHT_FEATURES, *LNA_FEATURES, *own])
+    features = dict.fromkeys([*PLAYWRIGHT_FEATURES, *LNA_FEATURES, *WINDOW_UI_FEATURES, *own])
     return [*(a for a in args if not a.startswith(DISABLE_FEATURES)), DISABLE_FEATURES + ",".join(features)]
 
 

@@ -2,7 +2,8 @@
 
 Chromium keeps the last `--disable-features` it is given; Playwright passes its list first. A crawl's
 flag that left Playwright's out would let Chromium upgrade `http` navigations to `https` before the route
-handler sees them, among others.
+handler sees them, among others. It also keeps a new window from loading the omnibox's drop-down, a WebUI
+page that cost 0.4–0.5 CPU s per window.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from bara_scrapy.addon import CHROMIUM_ARGS
 from bara_scrapy.browser.pinning import DISABLE_FEATURES, PLAYWRIGHT_FEATURES, chromium_args
+from bara_scrapy.browser.windows import new_window_tab
 
 from ..aio import aio
 from ..browser_utils import chromium, needs_chromium
@@ -61,3 +63,24 @@ async def test_an_http_navigation_to_a_host_name_stays_http() -> None:
         await page.route("**/*", answer)
         await page.goto("http://example.com/page")
         assert asked == ["http://example.com/page"] and page.url == "http://example.com/page"
+
+
+async def _ui_pages_of_a_new_window(args: tuple[str, ...]) -> list[str]:
+    """The browser's own UI pages (CDP `browser_ui` targets) once a window has opened, as the pooled tabs open."""
+    async with chromium(args) as browser:
+        context = await browser.new_context()
+        await new_window_tab(browser, context)
+        session = await browser.new_browser_cdp_session()
+        targets = (await session.send("Target.getTargets"))["targetInfos"]
+        return [t["url"] for t in targets if t["type"] == "browser_ui"]
+
+
+@needs_chromium
+@aio
+async def test_a_new_window_loads_no_page_of_the_browsers_own_ui() -> None:
+    """Playwright's own flags leave the omnibox's drop-down on (the control); the crawl's flag turns it off."""
+    default = await _ui_pages_of_a_new_window(tuple(CHROMIUM_ARGS))
+    if not default:
+        pytest.skip("this Chromium opens no UI page of its own with a window: nothing to turn off")
+    assert any(url.startswith("chrome://omnibox-popup") for url in default), default
+    assert await _ui_pages_of_a_new_window(tuple(chromium_args(list(CHROMIUM_ARGS), None, True))) == []
