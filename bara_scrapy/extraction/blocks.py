@@ -10,7 +10,6 @@ first (`from_trafilatura_xml`), so both extraction paths share one walker.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -21,6 +20,7 @@ from lxml.html import HtmlElement
 
 from .boilerplate import HEADINGS, invisible
 from .lists import class_stem
+from .wordscan import word_count, word_seq
 
 BLOCK_TAGS = frozenset(
     "address article aside blockquote body dd details dialog div dl dt fieldset figcaption figure footer form "
@@ -34,7 +34,6 @@ _XML_NAMES = {"head": "h2", "list": "ul", "item": "li", "row": "tr", "cell": "td
 _LINKABLE = ("http:", "https:", "/", "mailto:")
 # where trafilatura's <code> is inline code (parents already renamed to HTML names)
 _INLINE_CODE_PARENTS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "a", "span"})
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,7 @@ class Block:
     @cached_property
     def words(self) -> int:
         """The number of words of the text (`text.words`)."""
-        return len(_WORD.findall(self.text))
+        return word_count(self.text)
 
 
 def seq(text: str) -> str:
@@ -72,7 +71,7 @@ def seq(text: str) -> str:
     >>> seq("Hello, World!")
     ' hello world '
     """
-    return " " + " ".join(_WORD.findall(text.lower())) + " "
+    return " " + word_seq(text.lower()) + " "
 
 
 # A page's lines come back as new blocks with the same text (trafilatura's and the tree's, a line relinked or
@@ -177,7 +176,7 @@ class _Walker:
         carded = bool(self.href and text and "](" not in md)
         if carded:
             md = f"[{md}]({self.href})"
-            link_words = len(_WORD.findall(text))
+            link_words = word_count(text)
         if text.strip():
             self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
                                      carded, self.path, self.line_group))
@@ -236,7 +235,7 @@ class _Walker:
                 self.start()
                 self.text.append(before + label + after)
                 self.md.append(before + (f"[{label}]({href})" if href else label) + after)
-                self.link_words += len(_WORD.findall(label))
+                self.link_words += word_count(label)
         elif tag == "code" and kind != "code":  # inline code stays in its sentence
             raw = "".join(el.itertext())
             label = _norm(raw)

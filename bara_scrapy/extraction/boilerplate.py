@@ -22,6 +22,7 @@ from functools import lru_cache
 from lxml.html import HtmlElement
 
 from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
+from .wordscan import word_count
 
 INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select".split())
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -49,7 +50,6 @@ HOLDS_SHARE = 0.5
 LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
-_WORD = re.compile(r"\w+")
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 
 
@@ -194,12 +194,12 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     >>> looks_like_furniture(fromstring('<div><a href="/s"><h3>A card title of a story</h3><p>Gist</p></a></div>'))
     False
     """
-    text_words = len(_WORD.findall(el.text_content()))
+    text_words = word_count(el.text_content())
     if text_words <= LABEL_WORDS:
         return True
     if any(_unlinked_chars(h) and not any(a.tag == "a" for a in h.iterancestors()) for h in el.iter("h1")):
         return False  # it holds a headline (not a logo link): a hero, an article's banner
-    labels = [len(_WORD.findall(a.text_content())) for a in el.iter("a")]
+    labels = [word_count(a.text_content()) for a in el.iter("a")]
     if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < TITLE_WORDS * len(labels):
         return True  # mostly short link labels: a menu or a share bar (a card is one long link)
     return text_words <= CONTROL_WORDS and next(el.iter("button", "input", "select", "form"), None) is not None

@@ -67,6 +67,7 @@ from .text import (
     trafilatura_blocks,
     words,
 )
+from .wordscan import word_list
 
 SHORT_LINE_WORDS = 6
 SHINGLE = 4  # words: a run this long found in the furniture is the furniture's
@@ -78,7 +79,6 @@ FRAME_HEADING_WORDS = 2
 DATELINE_SHARE = 3  # a line a third of whose words are numbers
 DATELINE_WORDS = 16  # ... or a short line naming a year
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_WORD_RE = re.compile(r"\w+")
 _URL_LINE = re.compile(r"^\S+://\S+$")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 _COMMENT_WORD = re.compile(r"comment|reply", re.IGNORECASE)  # a page without the words names no comment
@@ -297,7 +297,7 @@ def _frame_content(b: Block) -> bool:
     """A block of the article frame that trafilatura left out and a reader takes for the page's own:
     a headline, standfirst, caption, a card's title, a paragraph holding a link; not a label, a byline
     or dateline, a bare URL or a row of links."""
-    tokens = _WORD_RE.findall(b.text)
+    tokens = word_list(b.text)
     n = len(tokens)
     if not b.framed or n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
         return False
@@ -319,10 +319,10 @@ def _outside_words(blocks: list[Block], furniture: str) -> int:
     """
     if not furniture:
         return _words(blocks)
-    known = set(_shingles(_WORD_RE.findall(furniture.lower())))
+    known = set(_shingles(word_list(furniture.lower())))
     total = 0
     for b in blocks:
-        tokens = _WORD_RE.findall(b.text.lower())
+        tokens = word_list(b.text.lower())
         runs = _shingles(tokens)
         total += round(len(tokens) * (1 - sum(r in known for r in runs) / len(runs))) if runs else 0
     return total

@@ -18,6 +18,8 @@ from functools import lru_cache
 
 from lxml.html import HtmlElement
 
+from .wordscan import word_count
+
 PROSE = frozenset({"p", "br", "span", "a", "em", "strong", "b", "i", "img", "source", "td", "th"})
 MIN_ITEMS = 3
 MIN_ITEM_WORDS = 4  # median words per item (2 for table rows)
@@ -26,7 +28,6 @@ MIN_GROUP_WORDS = 12
 LINK_DENSE = 0.7  # share of a group's words inside links ...
 TITLE_WORDS = 4.0  # ... is content only when its links average this many words (titles, not labels)
 
-_WORD_RE = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
 
 
@@ -61,7 +62,7 @@ def class_stem(name: str) -> str:
 
 
 def _words(text: str) -> int:
-    return len(_WORD_RE.findall(text))
+    return word_count(text)
 
 
 def link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:

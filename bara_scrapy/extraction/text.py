@@ -27,6 +27,7 @@ from trafilatura.utils import decode_file, is_dubious_html, repair_faulty_html
 from .blocks import Block, from_trafilatura_xml, tree_blocks
 from .boilerplate import HEADINGS
 from .precise import precise_extraction
+from .wordscan import word_count
 
 MAX_HTML_CHARS = 4_000_000  # larger documents are cut (what a reader sees is near the top)
 MAX_ELEMENTS = 40_000  # trafilatura costs ~50 us per element: beyond ~2 s, keep the body text
@@ -66,7 +67,7 @@ def words(text: str) -> int:
     >>> words("Hello, wide world!")
     3
     """
-    return len(_WORD_RE.findall(text))
+    return word_count(text)
 
 
 def tidy(text: str) -> str:
