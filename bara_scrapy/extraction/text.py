@@ -20,7 +20,6 @@ import re
 
 from lxml import etree
 from lxml.html import HtmlComment, HtmlElement, HtmlEntity, HtmlProcessingInstruction, fromstring
-from trafilatura.core import determine_returnstring
 from trafilatura.settings import Extractor
 from trafilatura.utils import decode_file, is_dubious_html, repair_faulty_html
 
@@ -28,6 +27,7 @@ from .blocks import Block, from_trafilatura_xml, tree_blocks
 from .boilerplate import HEADINGS
 from .precise import precise_extraction
 from .wordscan import word_count
+from .xmloutput import xml_string
 
 MAX_HTML_CHARS = 4_000_000  # larger documents are cut (what a reader sees is near the top)
 MAX_ELEMENTS = 40_000  # trafilatura costs ~50 us per element: beyond ~2 s, keep the body text
@@ -220,14 +220,15 @@ def trafilatura_xml(tree: HtmlElement, url: str, precise: bool) -> str | None:
     `extract` computes the fingerprint (a `<doc>` attribute, a tenth of its time) for XML output;
     `bare_extraction` and `determine_returnstring` are the rest of `extract`, so the XML is the same
     but for that attribute, which `from_trafilatura_xml` drops anyway. The precise pass skips the comparison with
-    readability and jusText where it cannot change the result (`precise.py`). Links are not marked (`links=False`):
+    readability and jusText where it cannot change the result (`precise.py`), and the output cleans its plain text
+    itself (`xmloutput.py`). Links are not marked (`links=False`):
     marking them changes which text trafilatura keeps, for the worse on every corpus (F1 article 0.9434
     against 0.9429, CleanEval 0.8979 against 0.8960, CleanPortalEval 0.9465 against 0.9457); a kept block takes
     its links from the page's tree (`content.merge`, `content.relinked`).
     """
     options = trafilatura_options(url, precise)
     document = precise_extraction(tree, options)  # bare_extraction's result, sooner
-    return determine_returnstring(document, options) if document is not None else None  # None: nothing
+    return xml_string(document, options) if document is not None else None  # None: nothing
 
 
 def trafilatura_options(url: str, precise: bool) -> Extractor:
