@@ -18,7 +18,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from lxml.html import HtmlElement
 
-from .boilerplate import HEADINGS, invisible
+from .boilerplate import HEADINGS, INVISIBLE, invisible
 from .lists import class_stem
 from .wordscan import word_count, word_seq
 
@@ -150,12 +150,14 @@ class _Walker:
         self.marks = marks
         self.frame = frame
         self.unframe = unframe
+        self.bounds = marks | frame | unframe  # the elements whose lines stand apart from those around them
         self.inside = 0  # depth of marked elements around the current one
         self.framed = 0  # depth of frame elements around the current one
         self.href = ""  # target of a link wrapping block-level content
         self.blocks: list[Block] = []
         self.text: list[str] = []
         self.md: list[str] = []
+        self.plain = True  # `md` holds what `text` holds (no link or code gathered since the last block)
         self.rows = 0  # rows of the current table
         self.link_words = 0  # words inside links of the block being gathered
         self.path = ""  # the signatures of the block-level elements around the current one
@@ -170,8 +172,9 @@ class _Walker:
             text = "\n".join(line.rstrip() for line in "".join(self.text).split("\n")).strip("\n")
             md = text if text.strip() else ""
         else:
-            text, md = _norm("".join(self.text)), _norm("".join(self.md))
-        self.text, self.md = [], []
+            text = _norm("".join(self.text))
+            md = text if self.plain else _norm("".join(self.md))
+        self.text, self.md, self.plain = [], [], True
         link_words, self.link_words = self.link_words, 0
         carded = bool(self.href and text and "](" not in md)
         if carded:
@@ -193,22 +196,29 @@ class _Walker:
             self.md.append(s)
 
     def walk(self, el: HtmlElement, kind: str) -> None:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        if not tag or invisible(el):
+        tag = el.tag
+        if not isinstance(tag, str) or (tag in INVISIBLE and invisible(el)):
             return
-        marked, framed, unframed = el in self.marks, el in self.frame, el in self.unframe
-        saved, outer_group = self.framed, self.group
-        self.group = self.items.get(el, self.group)  # a group's item: the lines that start in it are the group's
-        if marked or framed or unframed:
-            self.flush(kind)
-            self.inside += marked
-            self.framed = 0 if unframed else self.framed + framed
-        self._walk(el, tag, kind)
-        if marked or framed or unframed:
-            self.flush(kind)
-            self.inside -= marked
-            self.framed = saved
+        outer_group = self.group
+        if self.items:
+            self.group = self.items.get(el, outer_group)  # a group's item: the lines that start in it are the group's
+        if el in self.bounds:
+            self._walk_bounded(el, tag, kind)
+        else:
+            self._walk(el, tag, kind)
         self.group = outer_group
+
+    def _walk_bounded(self, el: HtmlElement, tag: str, kind: str) -> None:
+        """A marked, framed or unframed element: its lines start and end with it."""
+        marked, framed, unframed = el in self.marks, el in self.frame, el in self.unframe
+        saved = self.framed
+        self.flush(kind)
+        self.inside += marked
+        self.framed = 0 if unframed else self.framed + framed
+        self._walk(el, tag, kind)
+        self.flush(kind)
+        self.inside -= marked
+        self.framed = saved
 
     def _walk(self, el: HtmlElement, tag: str, kind: str) -> None:
         if tag == "br":
@@ -234,7 +244,11 @@ class _Walker:
                 before, after = " " * raw[:1].isspace(), " " * raw[-1:].isspace()  # "reported<a> X</a>"
                 self.start()
                 self.text.append(before + label + after)
-                self.md.append(before + (f"[{label}]({href})" if href else label) + after)
+                if href:
+                    self.md.append(f"{before}[{label}]({href}){after}")
+                    self.plain = False
+                else:
+                    self.md.append(before + label + after)
                 self.link_words += word_count(label)
         elif tag == "code" and kind != "code":  # inline code stays in its sentence
             raw = "".join(el.itertext())
@@ -243,26 +257,32 @@ class _Walker:
                 self.start()
                 self.text.append(raw if "\n" not in raw else f" {label} ")
                 self.md.append(f"`{label}`" if "`" not in label else f"`` {label} ``")
+                self.plain = False
         elif tag in BLOCK_TAGS:
             inner = _KIND.get(tag, "p" if kind == "row" else kind)
             self.flush(kind)
             if tag == "table":
                 saved_rows, self.rows = self.rows, 0
             outer, self.path = self.path, f"{self.path}/{signature(el)}"
-            self.inline(el.text)
-            for child in el:
-                self.walk(child, inner)
-                self.inline(child.tail)
+            self._children(el, inner)
             self.flush(inner, int(tag[1]) if tag in HEADINGS else 2 if inner == "h" else 0)
             self.path = outer
             if tag == "table":
                 self.rows = saved_rows
             return
         else:
-            self.inline(el.text)
-            for child in el:
-                self.walk(child, kind)
-                self.inline(child.tail)
+            self._children(el, kind)
+
+    def _children(self, el: HtmlElement, kind: str) -> None:
+        """The element's text and children, each followed by its tail."""
+        self.inline(el.text)
+        for child in el:
+            self.walk(child, kind)
+            if tail := child.tail:  # `inline`, without the call
+                if not self.text:
+                    self.line_group = self.group
+                self.text.append(tail)
+                self.md.append(tail)
 
 
 def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElement] = frozenset(),

@@ -87,6 +87,8 @@ FRAME_LINK_SHARE = 0.5
 # object of each node
 _NODES = etree.XPath("count(descendant-or-self::*|descendant::comment()|descendant::processing-instruction())")
 
+_NAMED = etree.XPath("descendant-or-self::*[@class or @id]")  # the elements `named_omission` may name
+
 logger = logging.getLogger(__name__)
 
 
@@ -437,7 +439,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: fro
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
     frame = frozenset(el for el in (headline, *own, *main, *short) if el is not None)
     method = "trafilatura+lists" if missed else "trafilatura"
-    unframe = frozenset(el for el in structure.iter() if isinstance(el.tag, str) and named_omission(el))
+    unframe = frozenset(el for el in _NAMED(structure) if named_omission(el))
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too

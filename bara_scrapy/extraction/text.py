@@ -121,7 +121,9 @@ def approx_inner_text(tree: HtmlElement) -> str:
             parts.append("\n")
 
     walk(root)  # recursion is safe: libxml2 caps the tree depth at 256
-    return "\n".join(line for line in tidy("".join(parts)).split("\n") if line)
+    # `tidy` less its blank lines, which are dropped here: the non-empty lines, spaces collapsed, trimmed
+    lines = (line.strip() for line in _SPACES_RE.sub(" ", "".join(parts)).split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 def _hidden(el: HtmlElement) -> bool:
