@@ -4,7 +4,8 @@
 milliseconds a page. When no character beyond ASCII is a word character (`\\w` on ASCII is `[0-9A-Za-z_]`), the
 same words come from the ASCII bytes with every other byte made a space, at a few nanoseconds a character:
 characters beyond ASCII (curly quotes, dashes, no-break spaces) are encoded as `?`, which is no word character
-either. A text holding a word character beyond ASCII (an accented letter) goes to the regular expression.
+either. Whether one is a word character is asked of those characters alone (`_beyond_ascii`); a text holding
+a word character beyond ASCII (an accented letter) goes to the regular expression.
 """
 
 from __future__ import annotations
@@ -14,14 +15,26 @@ import re
 _WORD = re.compile(r"\w+")
 _WIDE_WORD = re.compile(r"[^\W\x00-\x7f]")  # a word character beyond ASCII
 # each byte to itself when `\w` matches it, else to a space (bytes beyond ASCII never come: `encode` replaced them)
+_ASCII = bytes(range(128))
 _SPACED = bytes(b if (b < 128 and chr(b).isalnum()) or b == ord("_") else ord(" ") for b in range(256))
 
 
 def _narrow(text: str) -> bytes | None:
     """The text as ASCII bytes with only word characters and spaces; None when a word character is beyond ASCII."""
-    if text.isascii() or not _WIDE_WORD.search(text):
-        return text.encode("ascii", "replace").translate(_SPACED)
-    return None
+    if not text.isascii() and _WIDE_WORD.search(_beyond_ascii(text)):
+        return None
+    return text.encode("ascii", "replace").translate(_SPACED)
+
+
+def _beyond_ascii(text: str) -> str:
+    """The characters of the text beyond ASCII, in order: the UTF-8 bytes of a character beyond ASCII are all
+    beyond ASCII too, so deleting the ASCII bytes leaves whole characters (a few times sooner than a search of the
+    whole text for a word character beyond ASCII).
+
+    >>> _beyond_ascii("It’s a café\\u00a0\\ud800")
+    '’é\\xa0\\ud800'
+    """
+    return text.encode("utf-8", "surrogatepass").translate(None, _ASCII).decode("utf-8", "surrogatepass")
 
 
 def word_list(text: str) -> list[str]:
