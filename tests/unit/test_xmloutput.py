@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 from trafilatura.core import determine_returnstring
@@ -55,6 +56,17 @@ def test_sanitized_is_trafilaturas_sanitize() -> None:
 
     for text in (" a  b ", "a\n\n b \n", "\u00a0x\u00a0", "a\tb", "a\u200bb", "&nbsp;a", "a\u2424b", "  ", "\n",
                  "x\ry", "a\u2028b", " A\u3000b "):
+        for preserve, trailing in ((False, False), (False, True), (True, True)):
+            assert xmloutput._sanitized(text, preserve, trailing) == sanitize(text, preserve, trailing), repr(text)
+
+
+def test_sanitized_is_sanitize_on_random_text() -> None:
+    from trafilatura.utils import sanitize
+
+    rng = random.Random(3)
+    alphabet = list("ab &;#13") + list(" \t\n\r\x0b\x0c\x1c\x85\u00a0\u2028\u3000\u200b\u00ad\u2424\x07é’")
+    for _ in range(5_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 12)))
         for preserve, trailing in ((False, False), (False, True), (True, True)):
             assert xmloutput._sanitized(text, preserve, trailing) == sanitize(text, preserve, trailing), repr(text)
 
