@@ -46,6 +46,7 @@ VARIANT_NOTES = {
     "bara_never": "scrapy crawl bara -s BARA_RENDER=never (every page over plain HTTP, bara's extraction)",
     "bara_auto": "scrapy crawl bara -s BARA_RENDER=auto (render only where evidence says it changes the result)",
     "bara_auto_wide": "bara_auto with 4c requests at once, c of them browser tabs (BARA_BROWSER_TABS=c)",
+    "bara_auto_2c": "bara_auto with 2c requests at once, c of them browser tabs (BARA_BROWSER_TABS=c)",
     "http": "plain Scrapy CrawlSpider + LinkExtractor over HTTP, no browser",
     "floor_route": "the floor + a route handler continuing every request",
     "floor_guard": "floor_route + the document fetched through the route, as the scope/SSRF guard does",
@@ -103,7 +104,8 @@ def command(variant: str, ctx: Context, feed: Path, concurrency: int, run: int =
            "-s", f"CONCURRENT_REQUESTS={concurrency}", "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={concurrency}",
            "-s", "LOG_LEVEL=WARNING", "-s", "BARA_ALLOW_PRIVATE_NETWORKS=True"]
     if variant in BARA_SETTINGS:
-        for one in BARA_SETTINGS[variant].format(out=ctx.out, c=concurrency, c4=4 * concurrency, run=run).split():
+        values = {"out": ctx.out, "c": concurrency, "c2": 2 * concurrency, "c4": 4 * concurrency, "run": run}
+        for one in BARA_SETTINGS[variant].format(**values).split():
             cmd += ["-s", one]
     return cmd
 
