@@ -67,7 +67,7 @@ from .text import (
     trafilatura_blocks,
     words,
 )
-from .wordscan import word_list
+from .wordscan import word_at, word_list
 
 SHORT_LINE_WORDS = 6
 SHINGLE = 4  # words: a run this long found in the furniture is the furniture's
@@ -273,26 +273,6 @@ def relinked(blocks: list[Block], structure: list[Block],
         if href := whole.get(out[n].text):
             out[n] = replace(out[n], md=f"[{out[n].text}]({href})")
     return out
-
-
-def word_at(text: str, words: str, start: int) -> int:
-    """Where `words` first stand in `text` from `start` with no word character right before or after them
-    (`(?<!\\w)words(?!\\w)`, without compiling a pattern for each label), or -1.
-
-    >>> word_at("Asian Asia", "Asia", 0), word_at("a_b b", "b", 0), word_at("Asia", "Asia", 1), word_at("x", "y", 0)
-    (6, 4, -1, -1)
-    """
-    at = text.find(words, start)
-    while at >= 0:
-        end = at + len(words)
-        if not _is_word(text[at - 1:at]) and not _is_word(text[end:end + 1]):
-            return at
-        at = text.find(words, at + 1)
-    return -1
-
-
-def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_"  # what `\w` matches: the `re` module asks `str.isalnum` too
 
 
 def _frame_content(b: Block) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 
 from lxml import etree
 from lxml.html import HtmlComment, HtmlElement, HtmlEntity, HtmlProcessingInstruction, fromstring
@@ -76,8 +77,12 @@ def tidy(text: str) -> str:
     >>> tidy("  a \\u00a0 b\\n\\n\\n c  ")
     'a b\\n\\nc'
     """
-    lines = (line.strip() for line in _SPACES_RE.sub(" ", text).split("\n"))  # the spaces never hold a newline
-    return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip()
+    return _BLANK_LINES_RE.sub("\n\n", "\n".join(_tidy_lines(text))).strip()
+
+
+def _tidy_lines(text: str) -> Iterator[str]:
+    """The text's lines, runs of spaces collapsed and each line trimmed (blank lines kept)."""
+    return (line.strip() for line in _SPACES_RE.sub(" ", text).split("\n"))  # the spaces never hold a newline
 
 
 def is_little(text: str, body: str, fraction: float = LITTLE_BELOW) -> bool:
@@ -121,9 +126,7 @@ def approx_inner_text(tree: HtmlElement) -> str:
             parts.append("\n")
 
     walk(root)  # recursion is safe: libxml2 caps the tree depth at 256
-    # `tidy` less its blank lines, which are dropped here: the non-empty lines, spaces collapsed, trimmed
-    lines = (line.strip() for line in _SPACES_RE.sub(" ", "".join(parts)).split("\n"))
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in _tidy_lines("".join(parts)) if line)  # `tidy`, blank lines dropped
 
 
 def _hidden(el: HtmlElement) -> bool:

@@ -14,9 +14,16 @@ import re
 
 _WORD = re.compile(r"\w+")
 _WIDE_WORD = re.compile(r"[^\W\x00-\x7f]")  # a word character beyond ASCII
-# each byte to itself when `\w` matches it, else to a space (bytes beyond ASCII never come: `encode` replaced them)
 _ASCII = bytes(range(128))
-_SPACED = bytes(b if (b < 128 and chr(b).isalnum()) or b == ord("_") else ord(" ") for b in range(256))
+
+
+def is_word_char(char: str) -> bool:
+    """What `\\w` matches (the `re` module asks `str.isalnum` too); False for the empty string."""
+    return char.isalnum() or char == "_"
+
+
+# each byte to itself when `\w` matches it, else to a space (bytes beyond ASCII never come: `encode` replaced them)
+_SPACED = bytes(b if b < 128 and is_word_char(chr(b)) else ord(" ") for b in range(256))
 
 
 def _narrow(text: str) -> bytes | None:
@@ -65,3 +72,19 @@ def word_seq(text: str) -> str:
     """
     narrow = _narrow(text)
     return b" ".join(narrow.split()).decode("ascii") if narrow is not None else " ".join(_WORD.findall(text))
+
+
+def word_at(text: str, words: str, start: int) -> int:
+    """Where `words` first stand in `text` from `start` with no word character right before or after them
+    (`(?<!\\w)words(?!\\w)`, without compiling a pattern for each label), or -1.
+
+    >>> word_at("Asian Asia", "Asia", 0), word_at("a_b b", "b", 0), word_at("Asia", "Asia", 1), word_at("x", "y", 0)
+    (6, 4, -1, -1)
+    """
+    at = text.find(words, start)
+    while at >= 0:
+        end = at + len(words)
+        if not is_word_char(text[at - 1:at]) and not is_word_char(text[end:end + 1]):
+            return at
+        at = text.find(words, at + 1)
+    return -1
