@@ -33,13 +33,16 @@ SPIDER_ARG_SETTINGS = {
 LIMIT_MINIMUMS = {"max_depth": 0, "max_width": 0, "max_pages": 1, "max_attempts": 1}
 
 RENDER_MODES = ("always", "auto", "never")
+# `auto` by default: 1.55–1.80× the bare-browser floor with 4 tabs and 8–16 requests, the same pages and media, and
+# no page served over HTTP different from its render on the 50-site bench (docs/speed.md, tenth stop)
+DEFAULT_RENDER = "auto"
 
 UNSUPPORTED_SCHEME_HINT = "only http:// and https:// seeds are supported"
 
 
 def browser_wanted(settings: BaseSettings) -> bool:
     """Whether the crawl may render pages (the add-on installs the browser, preflight checks it)."""
-    mode = str(settings.get("BARA_RENDER") or "always").lower()
+    mode = str(settings.get("BARA_RENDER") or DEFAULT_RENDER).lower()
     return settings.getbool("BARA_BROWSER_ENABLED", True) and mode != "never"
 
 
@@ -250,10 +253,10 @@ class BaraConfig:
     deny: tuple[str, ...] = setting("BARA_DENY", DEFAULT_DENY, setting_default=[])  # built-in list + the setting
     allow: tuple[str, ...] = setting("BARA_ALLOW", (), setting_default=[])
     browser_enabled: bool = setting("BARA_BROWSER_ENABLED", True)  # False: BARA_RENDER=never
-    render: str = setting("BARA_RENDER", "always")  # always | auto (render where it changes the result) | never
+    render: str = setting("BARA_RENDER", DEFAULT_RENDER)  # auto (render where it changes the result) | always | never
     render_probes: int = setting("BARA_RENDER_PROBES", 4, minimum=0)  # auto: equal pages before a pattern goes HTTP
     render_audit: float = setting("BARA_RENDER_AUDIT", 0.05, minimum=0.0)  # auto: share of HTTP pages also rendered
-    browser_tabs: int = setting("BARA_BROWSER_TABS", 0, minimum=0)  # pages rendered at once; 0: CONCURRENT_REQUESTS
+    browser_tabs: int = setting("BARA_BROWSER_TABS", 4, minimum=0)  # pages rendered at once; 0: CONCURRENT_REQUESTS
     scroll_max_steps: int = setting("BARA_SCROLL_MAX_STEPS", SCROLL_STEPS, minimum=0)
     scroll_pause: float = setting("BARA_SCROLL_PAUSE", SCROLL_PAUSE_MS / 1000, minimum=0.0)
     scroll_all: bool = setting("BARA_SCROLL_ALL", False)  # every tall page, not only where a scroll sets off something

@@ -9,6 +9,8 @@ ADDONS = {"bara_scrapy.addon.Addon": 0}
 
 USER_AGENT = "bara_scrapy/0.1 (+https://github.com/bara-scrapy/bara_scrapy)"
 ROBOTSTXT_OBEY = True
-CONCURRENT_REQUESTS = 4  # measured: as fast as 8 on 2 cores, in less memory (docs/speed.md)
-CONCURRENT_REQUESTS_PER_DOMAIN = 4
+# requests at once (pages over HTTP, media checks); at most BARA_BROWSER_TABS (4) of them rendered: measured
+# against 4 and 16 requests (docs/speed.md, tenth stop)
+CONCURRENT_REQUESTS = 8
+CONCURRENT_REQUESTS_PER_DOMAIN = 8
 LOG_LEVEL = "INFO"

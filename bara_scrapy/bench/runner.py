@@ -27,7 +27,7 @@ BUDGET = "bara_scrapy.frontier.middleware.FrontierMiddleware"
 DEPTH_FIRST_BUDGET = "bara_scrapy.bench.ablations.DepthFirstFrontierMiddleware"
 # name -> setting overrides; "what each component buys" is read off these rows.
 VARIANTS: dict[str, dict[str, Any]] = {
-    "full": {},
+    "full": {"BARA_RENDER": "always"},
     "no_reflection": {"BARA_MAX_ATTEMPTS": 1},
     "no_verification": {"BARA_VERIFY_MEDIA": False},
     "no_scroll": {"DOWNLOADER_MIDDLEWARES": {NO_SCROLL: 545}},  # after BrowserMiddleware (540)

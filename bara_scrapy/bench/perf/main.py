@@ -102,6 +102,7 @@ def command(variant: str, ctx: Context, feed: Path, concurrency: int, run: int =
     cmd = [*py, "scrapy", "crawl", "bara", "-a", f"seed={seed}", "-O", str(feed),
            *(token for k, v in limits.items() for token in ("-a", f"{k}={v}")),
            "-s", f"CONCURRENT_REQUESTS={concurrency}", "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={concurrency}",
+           "-s", f"BARA_BROWSER_TABS={concurrency}", "-s", "BARA_RENDER=always",  # c pages rendered at once
            "-s", "LOG_LEVEL=WARNING", "-s", "BARA_ALLOW_PRIVATE_NETWORKS=True"]
     if variant in BARA_SETTINGS:
         values = {"out": ctx.out, "c": concurrency, "c2": 2 * concurrency, "c4": 4 * concurrency, "run": run}
