@@ -48,7 +48,9 @@ Relies on `_create_page`, `_launch`, `_download_request`, `_apply_page_methods`,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import weakref
 from collections.abc import Awaitable
 from typing import Any
@@ -64,6 +66,7 @@ from scrapy_playwright.page import PageMethod
 
 from .. import tls
 from ..config import BaraConfig
+from ..procs import kill_launched
 from .driver import driver_environ
 from .egress import EgressProxy, allow_in_rules, proxy_args
 from .guard import GuardPolicy
@@ -71,6 +74,8 @@ from .pool import PagePool, close_tab
 from .windows import new_window_tab
 
 DOWNLOAD_GRACE_S = 15.0
+CLOSE_BOUND_S = 15.0  # a browser that has not closed by then no longer answers: it is killed
+LAUNCH_FLAG = "--remote-debugging-pipe"  # how the driver launches the browsers it drives
 
 logger = logging.getLogger(__name__)
 _CLOSING: set[asyncio.Future[None]] = set()  # tabs being closed that nobody waits for
@@ -310,11 +315,26 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
         return pool
 
     async def _close(self) -> None:
+        """Close the tabs, contexts and browser within `CLOSE_BOUND_S`; a browser that does not answer by then
+        (stopped, hung) is killed with its processes and the driver stopped, so the crawl ends."""
+        try:
+            await asyncio.wait_for(self._close_browser(), CLOSE_BOUND_S)
+        except TimeoutError:
+            killed = kill_launched(os.getpid(), LAUNCH_FLAG)
+            logger.warning("The browser did not close within %.0f s: %d of its processes killed",
+                           CLOSE_BOUND_S, len(killed))
+            self.stats.inc_value("bara/browser/killed_at_close")
+            provider = getattr(self, "browser_provider", None)
+            if provider is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(provider.close(), CLOSE_BOUND_S)
+        if self.egress is not None:
+            await self.egress.close()
+
+    async def _close_browser(self) -> None:
         for pool in self.pools.values():
             await pool.close()
         await super()._close()
-        if self.egress is not None:
-            await self.egress.close()
 
     async def _apply_page_methods(self, page: Page, request: Request, spider: Any) -> None:
         if not request.meta.get("bara"):

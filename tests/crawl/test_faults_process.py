@@ -98,8 +98,8 @@ def test_renderer_crash_and_browser_killed_mid_crawl(tmp_path: Path, hostile: Ho
     h.add("/renderer-crash", page("This page's renderer is killed while it loads.", extra='<img src="/kill-renderer">'))
     h.add("/browser-killed", page("The whole browser is killed while this page loads.",
                                   extra='<img src="/kill-browser">'))
-    items = h.crawl(tmp_path, args={"max_attempts": 3}, settings={"BARA_PAGE_TIMEOUT": 10}, bound=180,
-                    name="crashes")
+    items = h.crawl(tmp_path, args={"max_attempts": 3}, settings={"BARA_PAGE_TIMEOUT": 10, "BARA_RENDER": "always"},
+                    bound=180, name="crashes")  # every page rendered: the crashes hit pages in flight
     assert h.server.hits["/kill-renderer"] >= 1 and h.server.hits["/kill-browser"] >= 1
     assert sorted(items) == sorted(["/", *h.links])  # every expected page, once
     for path in ("/renderer-crash", "/browser-killed"):  # the page in flight was fetched again
@@ -121,13 +121,33 @@ def test_browser_that_stops_answering_does_not_hold_the_crawl(tmp_path: Path, ho
     h.add("/freeze", handler=_freeze_browser(resume_on="browser_crash"), link=False)
     h.add("/frozen", page("The browser stops answering while this page loads.", extra='<img src="/freeze">'))
     items = h.crawl(tmp_path, args={"max_attempts": 4},
-                    settings={"BARA_NAVIGATION_TIMEOUT": 3, "BARA_PAGE_TIMEOUT": 3, "CONCURRENT_REQUESTS": 2},
+                    settings={"BARA_NAVIGATION_TIMEOUT": 3, "BARA_PAGE_TIMEOUT": 3, "CONCURRENT_REQUESTS": 2,
+                              "BARA_RENDER": "always"},  # the page that freezes the browser is rendered
                     bound=150, name="frozen browser")
     assert h.server.hits["/freeze"] >= 1
     assert sorted(items) == sorted(["/", *h.links])  # every expected page, once
     errors = [a["error"] for i in items.values() for a in i["attempts"] if a["error"]]
     assert any("browser not answering" in e for e in errors), errors
     assert all(i["status"] == "ok" for i in items.values()), {p: i["error"] for p, i in items.items()}
+
+
+@pytest.mark.browser
+def test_browser_frozen_after_the_last_render_does_not_hold_the_close(tmp_path: Path, hostile: Hostile) -> None:
+    """Under `auto` the last page is served over HTTP (its URL pattern settled by the four probes before it);
+    its image's check stops the browser, which renders nothing more. Closing a stopped browser waited for
+    Playwright's own timeouts (150 s); now the close is bounded (15 s) and the browser's processes are
+    killed. Nothing is left running (`Hostile.crawl` checks)."""
+    h = hostile
+    for name in "abc":
+        h.add(f"/{name}", page(f"Plain page {name} of the frozen-at-close test, with enough words to read."))
+    h.add("/freeze", handler=_freeze_browser(resume_on="The browser did not close"), link=False)
+    h.add("/frozen", page("The browser stops answering once this page's image is checked.",
+                          extra='<img src="/freeze">'))
+    items = h.crawl(tmp_path, args={"max_attempts": 2}, settings={"CONCURRENT_REQUESTS": 2}, bound=90,
+                    name="frozen at close")
+    assert items["/frozen"]["render"]["path"] == "http" and h.server.hits["/freeze"] >= 1
+    assert all(i["status"] == "ok" for i in items.values()), {p: i["error"] for p, i in items.items()}
+    assert "The browser did not close within 15 s" in h.log_text
 
 
 @pytest.mark.browser

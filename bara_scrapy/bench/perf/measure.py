@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...procs import process_tree, read_proc
+
 PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -48,53 +50,8 @@ def pss_kb(smaps_rollup: str) -> int:
     return 0
 
 
-def parent_of(stat: str) -> int:
-    """The ppid field of a /proc/<pid>/stat line (the command name may hold spaces and parentheses).
-
-    >>> parent_of("123 (Web Content (x)) S 45 123 123 0")
-    45
-    """
-    return int(stat[stat.rindex(")") + 2 :].split()[1])
-
-
-def descendants(root: int, parents: Mapping[int, int]) -> list[int]:
-    """Every pid below `root` in a pid -> ppid map.
-
-    >>> descendants(1, {2: 1, 3: 2, 4: 1, 5: 9})
-    [2, 4, 3]
-    """
-    kids: dict[int, list[int]] = {}
-    for pid, ppid in parents.items():
-        kids.setdefault(ppid, []).append(pid)
-    out: list[int] = []
-    todo = [root]
-    while todo:
-        for kid in sorted(kids.get(todo.pop(0), [])):
-            out.append(kid)
-            todo.append(kid)
-    return out
-
-
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
-    except OSError:  # the process ended meanwhile
-        return ""
-
-
-def process_tree(root: int) -> list[int]:
-    parents: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            stat = _read(f"/proc/{name}/stat")
-            if stat:
-                parents[int(name)] = parent_of(stat)
-    return descendants(root, parents)
-
-
 def pss_of(pids: list[int]) -> int:
-    return sum(pss_kb(_read(f"/proc/{pid}/smaps_rollup")) for pid in pids)
+    return sum(pss_kb(read_proc(f"/proc/{pid}/smaps_rollup")) for pid in pids)
 
 
 @dataclass
