@@ -60,12 +60,14 @@ RETRY_PRIORITY = 1  # a retry goes ahead of pages of its own depth
 
 @dataclass(frozen=True)
 class ServedDocument:
-    """A page's document as Scrapy downloaded it (200, not redirected, body decoded): for its escalation."""
+    """A page's document as Scrapy downloaded it (200 or an error status, not redirected, body decoded): for
+    its render, which then does not download it again."""
 
     url: str
     content_type: str
     body: bytes
     exchange: Fetched | None = None  # the request and response as fetched, for the archive (`BARA_WARC`)
+    status: int = 200
 
 
 @dataclass(frozen=True)

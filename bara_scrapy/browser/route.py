@@ -193,7 +193,7 @@ async def _serve(route: Route, session: PageSession, served: ServedDocument) -> 
         session.source_html, session.source_url = served.body.decode("utf-8", errors="replace"), served.url
     if session.archive and served.exchange is not None:
         session.fetched.append(served.exchange)
-    await route.fulfill(status=200, headers=dict(headers), body=served.body)
+    await route.fulfill(status=served.status, headers=dict(headers), body=served.body)
 
 
 async def _source(response: APIResponse, session: PageSession, url: str) -> bytes | None:

@@ -78,7 +78,15 @@ class BrowserMiddleware:
                 return self._probe(request, state)
         if state.served.path == "browser":
             self._render(request, state.instructions.model_dump())
+        else:
+            self._bound(request)
         return None  # http: Scrapy's own download; `process_response` may still escalate it
+
+    def _bound(self, request: Request) -> None:
+        """A page's document over HTTP arrives within the navigation timeout, as in the browser (whose navigation
+        waits for the whole document), or Scrapy's `DOWNLOAD_TIMEOUT` when shorter."""
+        limit = self.config.navigation_timeout
+        request.meta["download_timeout"] = min(float(request.meta.get("download_timeout") or limit), limit)
 
     async def _probe(self, request: Request, state: PageState) -> None:
         state.http_snapshot = await self._http_side(request)
@@ -108,8 +116,11 @@ class BrowserMiddleware:
     async def _http_side(self, request: Request) -> PageSnapshot | None:
         """A plain download of a probed or audited page, as HTTP mode would serve it (None: it failed,
         was no 2xx HTML page or redirected: the comparison is inconclusive, the page is rendered)."""
+        # not retried by Scrapy (the render follows), but a 429/503's Retry-After is honoured before it
         side = Request(request.url, dont_filter=True, priority=request.priority, headers=request.headers.copy(),
-                       meta={"dont_redirect": True, "dont_retry": True, "handle_httpstatus_all": True})
+                       meta={"dont_redirect": True, "max_retry_times": 0, "handle_httpstatus_all": True,
+                             "download_timeout": request.meta.get("download_timeout")})
+        self._bound(side)
         try:
             response = await self.crawler.engine.download_async(side)
         except Exception as exc:  # any failure is inconclusive, never a label
@@ -119,6 +130,8 @@ class BrowserMiddleware:
         snapshot = self._snapshot(request, response, rendered=None)
         if not 200 <= response.status < 300 or not snapshot.html or snapshot.errors:
             self.crawler.stats.inc_value("bara/render/http_side_failed")
+            if response.status >= 400:  # the browser gets the same error page, without asking the server again
+                self._hand(request, response, snapshot)
             return None
         state = page_state(request)
         if state is not None:
@@ -127,11 +140,12 @@ class BrowserMiddleware:
         return snapshot
 
     def _hand(self, request: Request, response: Response, snapshot: PageSnapshot) -> None:
-        """Have the browser served the document Scrapy downloaded (a 200 that did not redirect) instead of
-        downloading it a second time (`browser/route.py`)."""
-        if response.status == 200 and response.url == request.url:
+        """Have the browser served the document Scrapy downloaded (a 200 or an error status, not redirected)
+        instead of downloading it a second time (`browser/route.py`)."""
+        if (response.status == 200 or response.status >= 400) and response.url == request.url:
             request.meta[SERVED_DOCUMENT_KEY] = ServedDocument(
-                request.url, snapshot.content_type, response.body, snapshot.fetched[0] if snapshot.fetched else None)
+                request.url, snapshot.content_type, response.body, snapshot.fetched[0] if snapshot.fetched else None,
+                response.status)
             self.crawler.stats.inc_value("bara/render/handed")
 
     def _signals(self, snapshot: PageSnapshot, state: PageState) -> tuple[str, ...]:
