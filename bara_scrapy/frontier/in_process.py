@@ -79,6 +79,11 @@ class LocalFrontier:
                 self._replay_render(journaled)
             elif isinstance(saved, Frontier):  # a JOBDIR saved before the journal: its state, not journaled
                 self.bfs, self.journal = saved, None
+                if self.render is not None:  # its render ledger was not kept: a browser result is the reference
+                    logger.warning("Resuming a JOBDIR without its crawl journal: the render ledger of the earlier "
+                                   "run is unknown, so every page of this run is rendered")
+                    self.crawler.stats.set_value("bara/render/ledger_unknown", 1)
+                    self.render = None
             self.resumed = True
             logger.info("Resuming BFS frontier: %d pages admitted, %d to visit again",
                         len(self.bfs.admitted), len(self._unwritten()))

@@ -24,7 +24,7 @@ from bara_scrapy.instructions import Instructions
 from bara_scrapy.items import PageItem
 from bara_scrapy.links import PageLinks
 from bara_scrapy.middlewares.width import LinkWidthMiddleware
-from bara_scrapy.page import PageState, page_request
+from bara_scrapy.page import META_KEY, PageState, page_request
 from bara_scrapy.spiders.bara import BaraSpider
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -285,7 +285,11 @@ async def test_budget_resumes_its_frontier_from_spider_state() -> None:
     mw.spider_opened(spider)
     assert local(mw).bfs is saved
     # the seed was admitted in the earlier run; the page in flight when it stopped is visited again
-    assert [r.url for r in await started(mw)] == ["https://site.test/a"]
+    again = await started(mw)
+    assert [r.url for r in again] == ["https://site.test/a"]
+    # no journal, so no render ledger: under the default `auto` the resumed run renders every page
+    assert local(mw).config.render == "auto" and again[0].meta[META_KEY].plan is None
+    assert crawler.stats.get_value("bara/render/ledger_unknown") == 1
     _, admitted = await complete(mw, "https://site.test/a", 1, 1, [SEED, "https://site.test/b"])
     assert pages(admitted) == [("https://site.test/b", 2, 2, "https://site.test/a")]
     fresh = make_crawler()
