@@ -22,10 +22,11 @@ from bara_scrapy.bench.perf.figures import (
 )
 from bara_scrapy.bench.perf.floor import STEPS, parse_steps
 from bara_scrapy.bench.perf.main import Context, command, row_figures
-from bara_scrapy.bench.perf.measure import descendants, parent_of, pss_kb, run_measured
+from bara_scrapy.bench.perf.measure import pss_kb, run_measured
 from bara_scrapy.bench.perf.report import markdown, table
 from bara_scrapy.bench.perf.site import bfs_paths, build_site, children, depth, page_kind, render, truth_images
 from bara_scrapy.bench.perf.variants import LADDER
+from bara_scrapy.procs import descendants, parent_of
 
 
 @pytest.mark.parametrize(("attempts", "wasted"), [
