@@ -28,6 +28,8 @@ FAULT_SETTINGS = {
     "RETRY_HTTP_CODES": [500, 502, 504, 522, 524, 408, 429],
     "BARA_PAGE_TIMEOUT": 4.0,
     "BARA_NAVIGATION_TIMEOUT": 3.0,
+    # the fault is a rendered first attempt's; under `auto` a probe's HTTP side would take the slow hit instead
+    "BARA_RENDER": "always",
 }
 
 
