@@ -97,7 +97,8 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
 
 
 def targets(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The headline ratios of pages/min: bara/floor per concurrency, best over concurrency, bara/spider at 4.
+    """The headline ratios of pages/min: bara/floor per concurrency, best over concurrency, bara/spider at 4,
+    and each `bara_auto*` variant over the floor per concurrency.
 
     >>> rows = [{"variant": "floor", "concurrency": 1, "pages_per_min": 100.0},
     ...         {"variant": "bara", "concurrency": 1, "pages_per_min": 50.0},
@@ -106,6 +107,9 @@ def targets(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     ...         {"variant": "spider", "concurrency": 4, "pages_per_min": 75.0}]
     >>> targets(rows)
     {'bara_over_floor': {1: 0.5, 4: 0.75}, 'bara_over_floor_best': 0.75, 'bara_over_spider_c4': 2.0}
+    >>> auto = {"variant": "bara_auto_2c", "concurrency": 4, "pages_per_min": 330.0}
+    >>> targets([*rows, auto])["bara_auto_2c_over_floor"]
+    {4: 1.65}
     """
     rate = median_rates(rows)
     levels = sorted({c for _, c in rate})
@@ -120,6 +124,9 @@ def targets(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "bara_over_floor_best": ratio(best("bara"), best("floor")),
         "bara_over_spider_c4": ratio(rate.get(("bara", 4)), rate.get(("spider", 4))),
         **(_warc_costs(rows, rate, levels) if any(name == "bara_warc" for name, _ in rate) else {}),
+        **{f"{auto}_over_floor": {c: ratio(rate.get((auto, c)), rate.get(("floor", c))) for c in levels
+                                  if (auto, c) in rate and ("floor", c) in rate}
+           for auto in sorted({name for name, _ in rate if name.startswith("bara_auto")})},
     }
 
 

@@ -38,7 +38,8 @@ from .variants import BARA_SETTINGS, LADDER, VARIANTS
 VARIANT_NOTES = {
     "floor": "bare Playwright, one reused tab per worker, goto(load) + read the DOM, no scrolling",
     "spider": "plain scrapy-playwright spider: new page per request, wait 1 s, scroll once, wait 1 s",
-    "bara": "scrapy crawl bara (full: scrolling, reflection, media verification; pooled tabs, a window each)",
+    "bara": "scrapy crawl bara -s BARA_RENDER=always (every page rendered: scrolling, reflection, media "
+            "verification; c pooled tabs, a window each)",
     "bara_noverify": "scrapy crawl bara -s BARA_VERIFY_MEDIA=False",
     "bara_newtab": "scrapy crawl bara -s BARA_PAGE_REUSE=0 (a new tab per page, no pooling)",
     "bara_scrollall": "scrapy crawl bara -s BARA_SCROLL_ALL=True (scroll every page taller than the viewport)",
@@ -46,7 +47,8 @@ VARIANT_NOTES = {
     "bara_never": "scrapy crawl bara -s BARA_RENDER=never (every page over plain HTTP, bara's extraction)",
     "bara_auto": "scrapy crawl bara -s BARA_RENDER=auto (render only where evidence says it changes the result)",
     "bara_auto_wide": "bara_auto with 4c requests at once, c of them browser tabs (BARA_BROWSER_TABS=c)",
-    "bara_auto_2c": "bara_auto with 2c requests at once, c of them browser tabs (BARA_BROWSER_TABS=c)",
+    "bara_auto_2c": "bara_auto with 2c requests at once, c of them browser tabs (BARA_BROWSER_TABS=c): at c=4, "
+                    "the defaults",
     "http": "plain Scrapy CrawlSpider + LinkExtractor over HTTP, no browser",
     "floor_route": "the floor + a route handler continuing every request",
     "floor_guard": "floor_route + the document fetched through the route, as the scope/SSRF guard does",
