@@ -163,6 +163,9 @@ def test_markdown_names_the_targets() -> None:
             "targets": targets([]), "long": None}
     text = markdown(data)
     assert "| floor | 4 | 3 | 9.0 |" in text and "bara full / floor" in text
+    auto = {"variant": "bara_auto_2c", "concurrency": 4, "pages": 3, "pages_per_min": 18.0}
+    text = markdown({**data, "rows": [*data["rows"], auto], "targets": targets([*data["rows"], auto])})
+    assert "- `bara_auto_2c` / floor: c=4: 2.0" in text
     assert table([]).count("\n") == 1
 
 

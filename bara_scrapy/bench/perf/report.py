@@ -60,6 +60,9 @@ def markdown(data: Mapping[str, Any]) -> str:
             out += [f"- with the archive / without (`bara_warc` / `bara`): pages/min "
                     f"{', '.join(f'c={c}: {v}' for c, v in t['warc_over_bara'].items()) or '–'}; CPU s/page "
                     f"{', '.join(f'c={c}: {v}' for c, v in t.get('warc_cpu_over_bara', {}).items()) or '–'}"]
+        out += [f"- `{name.removesuffix('_over_floor')}` / floor: "
+                f"{', '.join(f'c={c}: {v}' for c, v in ratios.items()) or '–'}"
+                for name, ratios in t.items() if name.startswith("bara_auto") and name.endswith("_over_floor")]
         out += [""]
         out += ["Variants:", ""] + [f"- `{k}`: {v}" for k, v in data["notes"].items()] + [""]
     long = data.get("long")
