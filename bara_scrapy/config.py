@@ -33,8 +33,8 @@ SPIDER_ARG_SETTINGS = {
 LIMIT_MINIMUMS = {"max_depth": 0, "max_width": 0, "max_pages": 1, "max_attempts": 1}
 
 RENDER_MODES = ("always", "auto", "never")
-# `auto` by default: 1.55–1.80× the bare-browser floor with 4 tabs and 8–16 requests, the same pages and media, and
-# no page served over HTTP different from its render on the 50-site bench (docs/speed.md, tenth stop)
+# `auto` by default: 1.66–1.76× the bare-browser floor with 4 tabs and 8 requests, the same pages and media, and
+# no page served over HTTP different from its render on the 50-site bench (docs/speed.md, eleventh stop)
 DEFAULT_RENDER = "auto"
 
 UNSUPPORTED_SCHEME_HINT = "only http:// and https:// seeds are supported"

@@ -61,7 +61,8 @@ def corpus_job(server: SiteServer, count: int) -> CrawlJob:
         seed=server.url("/"),
         args={"max_depth": 1, "max_width": count + 1, "max_pages": count + 1, "max_attempts": 1},
         settings={"BARA_BLOCK_OFFSITE_SUBRESOURCES": True, "BARA_VERIFY_MEDIA": False,
-                  "BARA_SCROLL_MAX_STEPS": 2, "CONCURRENT_REQUESTS": 6},
+                  "BARA_SCROLL_MAX_STEPS": 2, "CONCURRENT_REQUESTS": 6,
+                  "BARA_RENDER": "always", "BARA_BROWSER_TABS": 6},  # the rendered figure: every page rendered
     )
 
 
