@@ -61,16 +61,12 @@ def class_stem(name: str) -> str:
     return _DIGITS.sub("", name)
 
 
-def _words(text: str) -> int:
-    return word_count(text)
-
-
 def link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:
     """(words inside links, number of links) over the items."""
     words = links = 0
     for item in items:
         for a in item.iter("a"):
-            words += _words(a.text_content())
+            words += word_count(a.text_content())
             links += 1
     return words, links
 
@@ -108,7 +104,7 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
             if sig in PROSE or len(members) < MIN_ITEMS:
                 continue
             items = tuple(members)
-            counts = [_words(m.text_content()) for m in items]
+            counts = [word_count(m.text_content()) for m in items]
             if is_content_group(items, counts) and not _wrappers(items, sum(counts), groups):
                 groups.append(Group(parent, items, sum(counts), link_stats(items)[0]))
     return groups[::-1]
