@@ -59,6 +59,10 @@ class BrowserMiddleware:
             archive=config.archive.enabled,
         )
         self.init_page = functools.partial(init_page, options=self.options)
+        # a page's document over HTTP arrives within the navigation timeout, as in the browser (whose navigation
+        # waits for the whole document), or within Scrapy's `DOWNLOAD_TIMEOUT` when that is shorter
+        download_timeout = crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
+        self.document_timeout = min(config.navigation_timeout, download_timeout or config.navigation_timeout)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BrowserMiddleware:
@@ -79,14 +83,8 @@ class BrowserMiddleware:
         if state.served.path == "browser":
             self._render(request, state.instructions.model_dump())
         else:
-            self._bound(request)
+            request.meta["download_timeout"] = self.document_timeout
         return None  # http: Scrapy's own download; `process_response` may still escalate it
-
-    def _bound(self, request: Request) -> None:
-        """A page's document over HTTP arrives within the navigation timeout, as in the browser (whose navigation
-        waits for the whole document), or Scrapy's `DOWNLOAD_TIMEOUT` when shorter."""
-        limit = self.config.navigation_timeout
-        request.meta["download_timeout"] = min(float(request.meta.get("download_timeout") or limit), limit)
 
     async def _probe(self, request: Request, state: PageState) -> None:
         state.http_snapshot = await self._http_side(request)
@@ -119,8 +117,7 @@ class BrowserMiddleware:
         # not retried by Scrapy (the render follows), but a 429/503's Retry-After is honoured before it
         side = Request(request.url, dont_filter=True, priority=request.priority, headers=request.headers.copy(),
                        meta={"dont_redirect": True, "max_retry_times": 0, "handle_httpstatus_all": True,
-                             "download_timeout": request.meta.get("download_timeout")})
-        self._bound(side)
+                             "download_timeout": self.document_timeout})
         try:
             response = await self.crawler.engine.download_async(side)
         except Exception as exc:  # any failure is inconclusive, never a label
