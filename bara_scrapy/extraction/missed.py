@@ -43,6 +43,28 @@ def joined_seq(seqs: Iterable[str]) -> str:
     return " " + " ".join(inner for found in seqs if (inner := found.strip())) + " "
 
 
+def seq_words(found: str) -> int:
+    """The number of words of a `seq` (or `joined_seq`): one space between words and one at each end, so one
+    fewer than its spaces; `len(found.split())` without making the words.
+
+    >>> [seq_words(seq(text)) == len(seq(text).split()) for text in ("", " , ", "One", "One, two  three")]
+    [True, True, True, True]
+    """
+    return found.count(" ") - 1 if len(found) > 2 else 0
+
+
+def find_after(text: str, part: str, after: int) -> int:
+    """Where `part` stands in `text`, looking from `after` first (the place of the last line found: the text tags
+    come in the order of the kept text, so the next one is near), then before it; -1 when nowhere. Whether it is
+    found is `part in text`; a search of the whole kept text per tag from its start took most of `kept_container`.
+
+    >>> find_after("a b a c", "a", 2), find_after("a b a c", "b", 3), find_after("a b", "c", 1)
+    (4, 2, -1)
+    """
+    at = text.find(part, after)
+    return at if at >= 0 else text.find(part, 0, after + len(part) - 1)
+
+
 @dataclass(frozen=True)
 class Kept:
     """Where the text trafilatura kept lies in the tree."""
@@ -68,19 +90,21 @@ def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
     >>> kept.container.text_content(), kept.end.text_content(), kept.share([t[0][0]]), kept.share([t[1]])
     ('One two threeFour five', 'Four five', 0.6, 0.0)
     """
-    total, hits = 0, list[HtmlElement]()
+    total, hits, at = 0, list[HtmlElement](), 0
     counts: defaultdict[HtmlElement, int] = defaultdict(int)
     for n, holders in enumerate((root.iter(*TEXT_TAGS), _loose_text(root))):  # the second when the first held little
-        if n and total >= CONTAINER_SHARE * len(kept_seq.split()):
+        if n and total >= CONTAINER_SHARE * seq_words(kept_seq):
             break
         for el in holders:
             found = seq(el.text_content())
-            if found.strip() and found in kept_seq:
-                count = len(found.split())
-                total += count
-                hits.append(el)
-                for holder in (el, *el.iterancestors()):
-                    counts[holder] += count
+            place = find_after(kept_seq, found, at) if found.strip() else -1
+            if place < 0:
+                continue
+            at, count = place, seq_words(found)
+            total += count
+            hits.append(el)
+            for holder in (el, *el.iterancestors()):
+                counts[holder] += count
         if n and hits:  # both passes ran: the end is the last of their elements in document order
             order = {el: i for i, el in enumerate(root.iter())}
             hits.sort(key=order.__getitem__)
