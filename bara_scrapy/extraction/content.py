@@ -225,7 +225,15 @@ def _from_tree(kept: Block, tree: Block) -> Block:
     'up.” by [Ann](/a)'
     >>> _from_tree(Block("p", "up. by Ann", "up. by Ann"), Block("p", "up by Ann", "up by Ann")).text
     'up. by Ann'
+
+    The same text and Markdown: trafilatura's block itself, which `replace` would copy (most lines).
+
+    >>> line = Block("p", "Hello", "Hello")
+    >>> _from_tree(line, Block("p", "Hello", "Hello")) is line
+    True
     """
+    if kept.text == tree.text and kept.md == tree.md:
+        return kept
     if kept.kind != tree.kind or kept.text.replace(" ", "") != tree.text.replace(" ", ""):
         return kept
     return replace(kept, text=tree.text, md=tree.md)
@@ -279,9 +287,11 @@ def _frame_content(b: Block) -> bool:
     """A block of the article frame that trafilatura left out and a reader takes for the page's own:
     a headline, standfirst, caption, a card's title, a paragraph holding a link; not a label, a byline
     or dateline, a bare URL or a row of links."""
+    if not b.framed:
+        return False  # (before its words are listed: most of the tree's lines are outside the frame)
     tokens = word_list(b.text)
     n = len(tokens)
-    if not b.framed or n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
+    if n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
         return False
     if b.kind != "code" and (DATELINE_SHARE * sum(t.isdigit() for t in tokens) >= n
                              or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens))):
