@@ -258,11 +258,14 @@ def relinked(blocks: list[Block], structure: list[Block],
     for b in structure:
         starts.append(len(joined))
         joined += b.seq
+    # the tree lines with links, joined: a line part of none of them is loose wherever it stands first in the tree
+    # (most are: the search of the whole tree is left for the few that are part of one)
+    linked = "".join(b.seq for b in structure if "](" in b.md)
     out: list[Block] = []
     loose: list[int] = []  # the bare lines that are part of no tree line with links
     for b in blocks:
         bare = b.md == b.text and b.kind not in ("row", "code")  # a line with no Markdown of its own
-        pos = joined.find(b.seq) if bare and b.seq.strip() else -1
+        pos = joined.find(b.seq) if bare and b.seq.strip() and b.seq in linked else -1
         at = bisect.bisect_right(starts, pos) - 1 if pos >= 0 else -1
         if at < 0 or pos + len(b.seq) > starts[at] + len(structure[at].seq) or "](" not in structure[at].md:
             if bare:
