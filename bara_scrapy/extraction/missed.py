@@ -199,14 +199,35 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
         if (g.link_dense and not (dominant and kept_words < FEW_WORDS) and not _spread(g, kept)) \
                 or not (dominant or near or plain):
             continue
-        missing = 0
-        for item in g.items:
-            item_seq = seq(" ".join(item.itertext()))
-            if item_seq.strip() and item_seq not in kept_seq:
-                missing += len(item_seq.split())
-        if missing > MISSED_SHARE * g.words:
+        if mostly_missed(g, kept_seq):
             out.append(g)
     return out
+
+
+def mostly_missed(g: Group, kept_seq: str) -> bool:
+    """Whether the words of the group's items that trafilatura left out (of the items whose words the kept text,
+    `kept_seq`, does not hold) are more than `MISSED_SHARE` of the group's. The items are looked for in the kept
+    text from where the last one was found (`find_after`), and no further once the missed words are enough: they
+    only add up.
+
+    >>> from lxml.html import fromstring
+    >>> ul = fromstring('<ul><li>One two</li><li>Three four</li><li>Five six</li></ul>')
+    >>> g = Group(ul, tuple(ul), 6, 0)
+    >>> mostly_missed(g, seq("Five six\\nOne two\\nThree four")), mostly_missed(g, seq("One two\\nThree"))
+    (False, True)
+    """
+    missing, at, most = 0, 0, MISSED_SHARE * g.words
+    for item in g.items:
+        item_seq = seq(" ".join(item.itertext()))
+        if not item_seq.strip():
+            continue
+        if (place := find_after(kept_seq, item_seq, at)) >= 0:
+            at = place
+            continue
+        missing += seq_words(item_seq)
+        if missing > most:
+            return True
+    return False
 
 
 def _spread(g: Group, kept: Kept) -> bool:
