@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
@@ -51,6 +52,8 @@ LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
+_MAINS = XPath("//main|//*[@role='main']")  # compiled once: asked of every page, and of every furniture candidate
+_INNER_MAINS = XPath(".//main|.//*[@role='main']")
 
 
 @lru_cache(maxsize=8192)  # class names repeat across a page and a site
@@ -137,10 +140,20 @@ def is_boilerplate(el: HtmlElement) -> bool:
         return True
     if tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors()):
         return True
-    names = [n for n in ((el.get("class") or "").split() + (el.get("id") or "").split()) if n]
-    if not (any(n.lower() in EDGE_NAMES for n in names) or any(tokens(n) & BOILER_TOKENS for n in names)):
+    if not (names_furniture(el.get("class") or "") or names_furniture(el.get("id") or "")):
         return False
     return looks_like_furniture(el)
+
+
+@lru_cache(maxsize=8192)  # class names repeat across a page and a site
+def names_furniture(value: str) -> bool:
+    """Whether a class or id attribute names furniture: one of its names is one of `EDGE_NAMES` or holds one of
+    `BOILER_TOKENS` (a hint `is_boilerplate` checks against the element's content).
+
+    >>> names_furniture("post share-bar"), names_furniture("Site-Footer"), names_furniture("card-header")
+    (True, True, False)
+    """
+    return any(name.lower() in EDGE_NAMES or tokens(name) & BOILER_TOKENS for name in value.split())
 
 
 def named_omission(el: HtmlElement) -> bool:
@@ -215,7 +228,7 @@ def _holds_content(el: HtmlElement, page_chars: int) -> bool:
     >>> _holds_content(menu, 60), _holds_content(fromstring('<div class="sidebar"><p>The story.</p></div>'), 12)
     (False, True)
     """
-    if el.tag in ("html", "body", "main") or el.xpath(".//main|.//*[@role='main']"):
+    if el.tag in ("html", "body", "main") or _INNER_MAINS(el):
         return True
     return _unlinked_chars(el) >= HOLDS_SHARE * page_chars
 
@@ -227,7 +240,7 @@ def _unlinked_chars(el: HtmlElement) -> int:
 
 def main_root(root: HtmlElement) -> HtmlElement:
     """The page's single <main> (or role=main) when it has one with text, else the body (or root)."""
-    mains = root.xpath("//main|//*[@role='main']")
+    mains = _MAINS(root)
     if len(mains) == 1 and mains[0].text_content().strip():
         return mains[0]
     body = root.find(".//body")

@@ -73,12 +73,24 @@ def link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:
 
 def is_content_group(items: tuple[HtmlElement, ...], counts: list[int]) -> bool:
     """The decision for one run of alike siblings with their word counts (pure)."""
+    return _content_link_words(items, counts) is not None
+
+
+def _content_link_words(items: tuple[HtmlElement, ...], counts: list[int]) -> int | None:
+    """`is_content_group`'s decision, with the words inside the group's links when it is one (a `Group`'s
+    `link_words`: counted once), else None.
+
+    >>> from lxml.html import fromstring
+    >>> items = tuple(fromstring('<ul>' + '<li>A card with <a href="/">its own title</a></li>' * 3 + '</ul>'))
+    >>> _content_link_words(items, [6, 6, 6]), _content_link_words(items[:2], [6, 6])
+    (9, None)
+    """
     total = sum(counts)
     median = sorted(counts)[len(counts) // 2]
     if len(items) < MIN_ITEMS or total < MIN_GROUP_WORDS or median < (2 if items[0].tag == "tr" else MIN_ITEM_WORDS):
-        return False
+        return None
     link_words, links = link_stats(items)
-    return not (link_words >= LINK_DENSE * total and links and link_words / links < TITLE_WORDS)
+    return None if link_words >= LINK_DENSE * total and links and link_words / links < TITLE_WORDS else link_words
 
 
 def repeated_groups(root: HtmlElement) -> list[Group]:
@@ -92,7 +104,7 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
     """
     groups: list[Group] = []
     for parent in reversed(list(root.iter())):  # inner groups first: wrappers are judged by them
-        if not isinstance(parent.tag, str) or len(parent) < 2:
+        if not isinstance(parent.tag, str) or len(parent) < MIN_ITEMS:  # fewer children make no run of MIN_ITEMS
             continue
         alike: dict[str, list[HtmlElement]] = defaultdict(list)
         for child in parent:
@@ -105,8 +117,9 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
                 continue
             items = tuple(members)
             counts = [word_count(m.text_content()) for m in items]
-            if is_content_group(items, counts) and not _wrappers(items, sum(counts), groups):
-                groups.append(Group(parent, items, sum(counts), link_stats(items)[0]))
+            link_words = _content_link_words(items, counts)
+            if link_words is not None and not _wrappers(items, sum(counts), groups):
+                groups.append(Group(parent, items, sum(counts), link_words))
     return groups[::-1]
 
 
