@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from .blocks import seq
+from .blocks import resolve, seq
 from .boilerplate import HEADINGS
 from .lists import TITLE_WORDS, Group
 from .text import words
@@ -139,13 +140,13 @@ def is_teaser_run(g: Group) -> bool:
     >>> is_teaser_run(Group(fromstring("<ul/>"), (item(), item()), 14, 5))
     True
     """
-    titled = 0
-    for item in g.items:
-        for a in item.iter("a"):
-            if words(a.text_content()) >= TITLE_WORDS or next(a.iter(*HEADINGS), None) is not None:
-                titled += 1
-                break
+    titled = sum(1 for item in g.items if any(is_title_link(a) for a in item.iter("a")))
     return 2 * titled > len(g.items)
+
+
+def is_title_link(a: HtmlElement) -> bool:
+    """A link of `TITLE_WORDS` words or more, or a heading inside a link: the title of a teaser or card."""
+    return words(a.text_content()) >= TITLE_WORDS or next(a.iter(*HEADINGS), None) is not None
 
 
 def is_plain_run(g: Group) -> bool:
@@ -183,6 +184,35 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
         if missing > MISSED_SHARE * g.words:
             out.append(g)
     return out
+
+
+def links_here(g: Group, url: str) -> bool:
+    """Whether one of the group's items is a teaser of the page itself: its title link (`is_title_link`) leads to
+    `url` (a link to a fragment of the page is an anchor in it, such as a blog archive's permalinks).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<ul><li><a href="/a">A story of otters</a></li><li><a href="b">This story of otters</a></li>'
+    ...                '<li><a href="#">More</a> <a href="http://">A link with no address</a></li></ul>')
+    >>> g = Group(t, tuple(t), 16, 16)
+    >>> links_here(g, "https://s.org/b"), links_here(g, "https://s.org/c"), links_here(g, "https://s.org/")
+    (True, False, False)
+    """
+    here = url.split("#", 1)[0]
+    for item in g.items:
+        for a in item.iter("a"):
+            href = (a.get("href") or "").strip()
+            parts = urlsplit(href)
+            if (parts.netloc or parts.path or parts.query) and not parts.fragment and is_title_link(a) \
+                    and resolve(url, href) == here:
+                return True
+    return False
+
+
+def site_rails(groups: Iterable[Group], url: str) -> list[Group]:
+    """The groups that list the site's pages, this one among them: teaser runs (`is_teaser_run`) one of whose items
+    links to the page itself (a news ticker, "latest posts" on every page). They are site furniture, never this
+    page's content, wherever they sit and whatever trafilatura kept of them."""
+    return [g for g in groups if is_teaser_run(g) and links_here(g, url)] if url else []
 
 
 def _spread(g: Group, kept: Kept) -> bool:
@@ -259,15 +289,18 @@ def main_frame(main: HtmlElement, end: HtmlElement | None, long: bool) -> tuple[
     return before_end(main, end) if long else (main,)
 
 
-def main_headline(root: HtmlElement, title: str) -> HtmlElement | None:
-    """The page's own headline: its one <h1>, or the <h1> the document title starts with or contains.
+def main_headline(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
+    """The page's own headline: its one <h1>, or the <h1> the document title starts with or contains; not one
+    that is what the page calls its site (`sites`, as `seq`s: a logo's `<h1>` in the header).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><h1>Site</h1><h1>Otters return</h1></div>')
     >>> main_headline(t, "Otters return | Site").text
     'Otters return'
+    >>> print(main_headline(fromstring('<div><h1>Site</h1><h2>Otters return</h2></div>'), "Site", {" site "}))
+    None
     """
-    found = [h for h in root.iter("h1") if seq(h.text_content()).strip()]
+    found = [h for h in root.iter("h1") if (inner := seq(h.text_content())).strip() and inner not in sites]
     if len(found) == 1:
         return found[0]
     wanted = seq(title)
