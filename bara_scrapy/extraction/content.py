@@ -42,6 +42,7 @@ from .missed import (
     before_end,
     first_heading,
     follows,
+    inserted_teasers,
     is_plain_run,
     joined_seq,
     kept_container,
@@ -424,7 +425,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: fro
     # a thread too short to be a group: its comments are content too
     few = few_comments(structure, thread, kept.held) if comment_names else []
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
-    marks = frozenset([*(item for g in (*missed, *few) for item in g.items), *(() if titled is None else (titled,))])
+    promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
+    marks = frozenset([*(item for g in (*missed, *few) for item in g.items if item not in promos),
+                       *(() if titled is None else (titled,))])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()

@@ -208,6 +208,33 @@ def links_here(g: Group, url: str) -> bool:
     return False
 
 
+def inserted_teasers(g: Group, kept: Kept) -> set[HtmlElement]:
+    """The items of a group set between the article's own lines (text trafilatura kept lies between its first and
+    last item) that are mostly a title link (`is_title_link`): promos of other pages inserted in the body ("Read
+    more: ..."), not its content. Its other items (a figure and its caption, an embedded post) stay.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>First part of the story.</p><div class="x"><a href="/o">Another story from us</a>'
+    ...                '</div><p>Second part.</p><div class="x"><img src="a.jpg"> A caption</div></div>')
+    >>> kept = kept_container(t, seq("First part of the story. Second part."))
+    >>> [el.text_content() for el in inserted_teasers(Group(t, (t[1], t[3]), 6, 4), kept)]
+    ['Another story from us']
+    """
+    children = list(g.parent)
+    first, last = children.index(g.items[0]), children.index(g.items[-1])
+    items = set(g.items)
+    if not any(kept.held.get(c, 0) for c in children[first:last] if c not in items):
+        return set()
+    return {item for item in g.items if _promo(item)}
+
+
+def _promo(item: HtmlElement) -> bool:
+    """An element that is mostly a title link: half of its words or more in links, one of them a title."""
+    links = list(item.iter("a"))
+    return any(is_title_link(a) for a in links) and 2 * sum(words(a.text_content()) for a in links) >= words(
+        item.text_content())
+
+
 def site_rails(groups: Iterable[Group], url: str) -> list[Group]:
     """The groups that list the site's pages, this one among them: teaser runs (`is_teaser_run`) one of whose items
     links to the page itself (a news ticker, "latest posts" on every page). They are site furniture, never this

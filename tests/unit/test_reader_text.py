@@ -345,3 +345,26 @@ def test_a_ticker_that_lists_the_page_itself_is_the_sites_not_the_articles() -> 
     assert content.text.startswith("Otters return to the northern river\nParagraph 0")
     assert "footbridge" not in content.text and "River Post" not in content.text
     assert content.title == "Otters return to the northern river - River Post"
+
+
+def test_promos_of_other_stories_inserted_in_the_body_are_not_the_article() -> None:
+    """A news CMS inserts "read more" promos of other stories between an article's paragraphs, in the same boxes
+    as its embedded posts and figures: the promos stay out, the embedded post and the caption stay in."""
+    paragraphs = [f"<p>Paragraph {i}: the otters of the northern river were counted again this spring by the "
+                  f"volunteers, who walked each bank at dawn and noted every holt they found.</p>" for i in range(6)]
+    inserts = ['<div class="enhancement"><a href="/news/mill-restored"><img src="m.jpg" alt=""></a>'
+               '<a href="/news/mill-restored">The old mill is restored by its village</a></div>',
+               '<div class="enhancement"><blockquote>Saw three otters at the weir this morning, what a sight! '
+               '<a href="https://t.example/p/1">t.example/p/1</a> — a reader (@riverwatch)</blockquote></div>',
+               '<div class="enhancement"><a href="/news/heron-count">Herons counted on every bank this spring</a>'
+               '</div>',
+               '<div class="enhancement"><figure><img src="o.jpg"><figcaption>An otter at the weir, counted at dawn'
+               '</figcaption></figure></div>']
+    body = "".join(p + (inserts[i] if i < len(inserts) else "") for i, p in enumerate(paragraphs))
+    html = ("<html><head><title>Otters return to the northern river</title></head><body><main><article>"
+            f"<h1>Otters return to the northern river</h1><div class='story-body'>{body}</div></article></main>"
+            "</body></html>")
+    content = page_content(html, "http://127.0.0.1:8000/news/otters-return")
+    assert "old mill" not in content.text and "Herons counted" not in content.text
+    assert "Saw three otters at the weir" in content.text
+    assert "An otter at the weir, counted at dawn" in content.text
