@@ -187,8 +187,9 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
 
 
 def links_here(g: Group, url: str) -> bool:
-    """Whether one of the group's items is a teaser of the page itself: its title link (`is_title_link`) leads to
-    `url` (a link to a fragment of the page is an anchor in it, such as a blog archive's permalinks).
+    """Whether the group lists pages, this one among them: each titled item's title link (`is_title_link`) leads to
+    a page of its own, and one of them to `url` (a link to a fragment of the page is an anchor in it, such as a
+    blog archive's permalinks). Items that all lead to one page are not a list of pages.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<ul><li><a href="/a">A story of otters</a></li><li><a href="b">This story of otters</a></li>'
@@ -196,16 +197,24 @@ def links_here(g: Group, url: str) -> bool:
     >>> g = Group(t, tuple(t), 16, 16)
     >>> links_here(g, "https://s.org/b"), links_here(g, "https://s.org/c"), links_here(g, "https://s.org/")
     (True, False, False)
+    >>> same = fromstring('<ul><li><a href="/b">Story of the otters</a></li>'
+    ...                   '<li><a href="/b">More on the otters</a></li></ul>')
+    >>> links_here(Group(same, tuple(same), 8, 8), "https://s.org/b")
+    False
     """
-    here = url.split("#", 1)[0]
+    here, targets = url.split("#", 1)[0], []
     for item in g.items:
-        for a in item.iter("a"):
-            href = (a.get("href") or "").strip()
-            parts = urlsplit(href)
-            if (parts.netloc or parts.path or parts.query) and not parts.fragment and is_title_link(a) \
-                    and resolve(url, href) == here:
-                return True
-    return False
+        found = next((resolve(url, href) for a in item.iter("a") if is_title_link(a)
+                      and _page_link(href := (a.get("href") or "").strip())), None)
+        if found is not None:
+            targets.append(found)
+    return here in targets and len(set(targets)) == len(targets)
+
+
+def _page_link(href: str) -> bool:
+    """An address of a page, not an anchor in this one or an empty one (`#`, `http://`)."""
+    parts = urlsplit(href)
+    return bool(parts.netloc or parts.path or parts.query) and not parts.fragment
 
 
 def inserted_teasers(g: Group, kept: Kept) -> set[HtmlElement]:
@@ -235,11 +244,15 @@ def _promo(item: HtmlElement) -> bool:
         item.text_content())
 
 
-def site_rails(groups: Iterable[Group], url: str) -> list[Group]:
-    """The groups that list the site's pages, this one among them: teaser runs (`is_teaser_run`) one of whose items
-    links to the page itself (a news ticker, "latest posts" on every page). They are site furniture, never this
-    page's content, wherever they sit and whatever trafilatura kept of them."""
-    return [g for g in groups if is_teaser_run(g) and links_here(g, url)] if url else []
+def site_rails(groups: Iterable[Group], url: str, kept: Kept) -> list[Group]:
+    """The groups that list the site's pages, this one among them: teaser runs (`is_teaser_run`) that link to the
+    page itself (`links_here`: a news ticker, "latest posts" on every page), none of whose items holds the kept
+    text's container (the article). They are site furniture, never this page's content, wherever they sit and
+    whatever trafilatura kept of them."""
+    if not url:
+        return []
+    article = {kept.container, *kept.container.iterancestors()}
+    return [g for g in groups if is_teaser_run(g) and links_here(g, url) and not article.intersection(g.items)]
 
 
 def _spread(g: Group, kept: Kept) -> bool:
