@@ -42,12 +42,14 @@ from .missed import (
     before_end,
     first_heading,
     follows,
+    inserted_teasers,
     is_plain_run,
     joined_seq,
     kept_container,
     main_frame,
     main_headline,
     missed_groups,
+    site_rails,
     titled_heading,
 )
 from .template import encode, fingerprint, key, template_lines, title_key
@@ -386,6 +388,16 @@ class _Chosen:
     template_lines: int
 
 
+def _dropped(elements: Iterable[HtmlElement]) -> list[str]:
+    """The visible text of `elements`, one line each, as they leave their tree (their tails stay)."""
+    out = []
+    for el in elements:
+        if el.getparent() is not None:
+            out.append(" ".join(" ".join(el.itertext()).split()))
+            el.drop_tree()
+    return out
+
+
 def _without_template(blocks: list[Block], structured: list[Block], keys: list[bytes], parent: frozenset[bytes],
                       body_words: int) -> list[Block]:
     """`blocks` less the lines the parent shows at the same place (`template.py`), unless that leaves little."""
@@ -416,6 +428,9 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: fro
     kept = kept_container(structure, kept_seq)
     container, end = kept.container, kept.end
     groups = repeated_groups(structure)
+    rails = site_rails(groups, url, kept)  # lists of the site's pages, this one too: furniture, wherever they are
+    groups = [g for g in groups if g not in rails]
+    furniture = "\n".join([furniture, *_dropped(item for g in rails for item in g.items)])
     missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
@@ -423,8 +438,10 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: fro
     # a thread too short to be a group: its comments are content too
     few = few_comments(structure, thread, kept.held) if comment_names else []
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
-    marks = frozenset([*(item for g in (*missed, *few) for item in g.items), *(() if titled is None else (titled,))])
-    headline = main_headline(structure, title)
+    promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
+    marks = frozenset([*(item for g in (*missed, *few) for item in g.items if item not in promos),
+                       *(() if titled is None else (titled,))])
+    headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
     article = article_frame(structure, container)

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from .blocks import seq
+from .blocks import resolve, seq
 from .boilerplate import HEADINGS
 from .lists import TITLE_WORDS, Group
 from .text import words
@@ -163,13 +164,13 @@ def is_teaser_run(g: Group) -> bool:
     >>> is_teaser_run(Group(fromstring("<ul/>"), (item(), item()), 14, 5))
     True
     """
-    titled = 0
-    for item in g.items:
-        for a in item.iter("a"):
-            if words(a.text_content()) >= TITLE_WORDS or next(a.iter(*HEADINGS), None) is not None:
-                titled += 1
-                break
+    titled = sum(1 for item in g.items if any(is_title_link(a) for a in item.iter("a")))
     return 2 * titled > len(g.items)
+
+
+def is_title_link(a: HtmlElement) -> bool:
+    """A link of `TITLE_WORDS` words or more, or a heading inside a link: the title of a teaser or card."""
+    return words(a.text_content()) >= TITLE_WORDS or next(a.iter(*HEADINGS), None) is not None
 
 
 def is_plain_run(g: Group) -> bool:
@@ -228,6 +229,75 @@ def mostly_missed(g: Group, kept_seq: str) -> bool:
         if missing > most:
             return True
     return False
+
+
+def links_here(g: Group, url: str) -> bool:
+    """Whether the group lists pages, this one among them: each titled item's title link (`is_title_link`) leads to
+    a page of its own, and one of them to `url` (a link to a fragment of the page is an anchor in it, such as a
+    blog archive's permalinks). Items that all lead to one page are not a list of pages.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<ul><li><a href="/a">A story of otters</a></li><li><a href="b">This story of otters</a></li>'
+    ...                '<li><a href="#">More</a> <a href="http://">A link with no address</a></li></ul>')
+    >>> g = Group(t, tuple(t), 16, 16)
+    >>> links_here(g, "https://s.org/b"), links_here(g, "https://s.org/c"), links_here(g, "https://s.org/")
+    (True, False, False)
+    >>> same = fromstring('<ul><li><a href="/b">Story of the otters</a></li>'
+    ...                   '<li><a href="/b">More on the otters</a></li></ul>')
+    >>> links_here(Group(same, tuple(same), 8, 8), "https://s.org/b")
+    False
+    """
+    here, targets = url.split("#", 1)[0], []
+    for item in g.items:
+        found = next((resolve(url, href) for a in item.iter("a") if is_title_link(a)
+                      and _page_link(href := (a.get("href") or "").strip())), None)
+        if found is not None:
+            targets.append(found)
+    return here in targets and len(set(targets)) == len(targets)
+
+
+def _page_link(href: str) -> bool:
+    """An address of a page, not an anchor in this one or an empty one (`#`, `http://`)."""
+    parts = urlsplit(href)
+    return bool(parts.netloc or parts.path or parts.query) and not parts.fragment
+
+
+def inserted_teasers(g: Group, kept: Kept) -> set[HtmlElement]:
+    """The items of a group set between the article's own lines (text trafilatura kept lies between its first and
+    last item) that are mostly a title link (`is_title_link`): promos of other pages inserted in the body ("Read
+    more: ..."), not its content. Its other items (a figure and its caption, an embedded post) stay.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>First part of the story.</p><div class="x"><a href="/o">Another story from us</a>'
+    ...                '</div><p>Second part.</p><div class="x"><img src="a.jpg"> A caption</div></div>')
+    >>> kept = kept_container(t, seq("First part of the story. Second part."))
+    >>> [el.text_content() for el in inserted_teasers(Group(t, (t[1], t[3]), 6, 4), kept)]
+    ['Another story from us']
+    """
+    children = list(g.parent)
+    first, last = children.index(g.items[0]), children.index(g.items[-1])
+    items = set(g.items)
+    if not any(kept.held.get(c, 0) for c in children[first:last] if c not in items):
+        return set()
+    return {item for item in g.items if _promo(item)}
+
+
+def _promo(item: HtmlElement) -> bool:
+    """An element that is mostly a title link: half of its words or more in links, one of them a title."""
+    links = list(item.iter("a"))
+    return any(is_title_link(a) for a in links) and 2 * sum(words(a.text_content()) for a in links) >= words(
+        item.text_content())
+
+
+def site_rails(groups: Iterable[Group], url: str, kept: Kept) -> list[Group]:
+    """The groups that list the site's pages, this one among them: teaser runs (`is_teaser_run`) that link to the
+    page itself (`links_here`: a news ticker, "latest posts" on every page), none of whose items holds the kept
+    text's container (the article). They are site furniture, never this page's content, wherever they sit and
+    whatever trafilatura kept of them."""
+    if not url:
+        return []
+    article = {kept.container, *kept.container.iterancestors()}
+    return [g for g in groups if is_teaser_run(g) and links_here(g, url) and not article.intersection(g.items)]
 
 
 def _spread(g: Group, kept: Kept) -> bool:
@@ -304,15 +374,18 @@ def main_frame(main: HtmlElement, end: HtmlElement | None, long: bool) -> tuple[
     return before_end(main, end) if long else (main,)
 
 
-def main_headline(root: HtmlElement, title: str) -> HtmlElement | None:
-    """The page's own headline: its one <h1>, or the <h1> the document title starts with or contains.
+def main_headline(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
+    """The page's own headline: its one <h1>, or the <h1> the document title starts with or contains; not one
+    that is what the page calls its site (`sites`, as `seq`s: a logo's `<h1>` in the header).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><h1>Site</h1><h1>Otters return</h1></div>')
     >>> main_headline(t, "Otters return | Site").text
     'Otters return'
+    >>> print(main_headline(fromstring('<div><h1>Site</h1><h2>Otters return</h2></div>'), "Site", {" site "}))
+    None
     """
-    found = [h for h in root.iter("h1") if seq(h.text_content()).strip()]
+    found = [h for h in root.iter("h1") if (inner := seq(h.text_content())).strip() and inner not in sites]
     if len(found) == 1:
         return found[0]
     wanted = seq(title)

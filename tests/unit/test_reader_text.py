@@ -321,3 +321,50 @@ def test_form_labels_are_controls_not_text() -> None:
     lines = page_content(html, url).text.split("\n")
     assert "Posted by: Arvin at Nov 27, 2004 10:31:07 AM" in lines  # the comments stay
     assert not {"Name:", "Email Address:", "URL:", "Comments:"} & set(lines), lines[-12:]
+
+
+def ticker_page() -> str:
+    """A news site's article under a "Breaking News" ticker of the site's stories (title link and a summary each),
+    the site's name as the header's `<h1>` logo link."""
+    stories = [("/news/otters-return", "Otters return to the northern river"),
+               ("/news/mill-restored", "The old mill is restored by its village"),
+               ("/news/heron-count", "Herons counted on every bank this spring"),
+               ("/news/bridge-opens", "A footbridge opens over the estuary at last")]
+    ticker = "".join(f'<li><a href="{href}">{headline}</a> <span>The story so far, '
+                     f'in brief...</span></li>' for href, headline in stories)
+    return ("<html><head><title>Otters return to the northern river - River Post</title></head><body>"
+            '<div class="header"><h1><a href="/">River Post</a></h1></div>'
+            f'<div class="content"><div class="breaking-news"><b>Breaking News</b><ul>{ticker}</ul></div>'
+            f"<h2>Otters return to the northern river</h2>{BODY}</div></body></html>")
+
+
+def test_a_ticker_that_lists_the_page_itself_is_the_sites_not_the_articles() -> None:
+    """A rail of the site's stories that holds this page's own is furniture, however it sits beside the article;
+    the site's name in an `<h1>` is not the headline."""
+    content = page_content(ticker_page(), "http://127.0.0.1:8000/news/otters-return")
+    assert content.text.startswith("Otters return to the northern river\nParagraph 0")
+    assert "footbridge" not in content.text and "River Post" not in content.text
+    assert content.title == "Otters return to the northern river - River Post"
+
+
+def test_promos_of_other_stories_inserted_in_the_body_are_not_the_article() -> None:
+    """A news CMS inserts "read more" promos of other stories between an article's paragraphs, in the same boxes
+    as its embedded posts and figures: the promos stay out, the embedded post and the caption stay in."""
+    paragraphs = [f"<p>Paragraph {i}: the otters of the northern river were counted again this spring by the "
+                  f"volunteers, who walked each bank at dawn and noted every holt they found.</p>" for i in range(6)]
+    inserts = ['<div class="enhancement"><a href="/news/mill-restored"><img src="m.jpg" alt=""></a>'
+               '<a href="/news/mill-restored">The old mill is restored by its village</a></div>',
+               '<div class="enhancement"><blockquote>Saw three otters at the weir this morning, what a sight! '
+               '<a href="https://t.example/p/1">t.example/p/1</a> — a reader (@riverwatch)</blockquote></div>',
+               '<div class="enhancement"><a href="/news/heron-count">Herons counted on every bank this spring</a>'
+               '</div>',
+               '<div class="enhancement"><figure><img src="o.jpg"><figcaption>An otter at the weir, counted at dawn'
+               '</figcaption></figure></div>']
+    body = "".join(p + (inserts[i] if i < len(inserts) else "") for i, p in enumerate(paragraphs))
+    html = ("<html><head><title>Otters return to the northern river</title></head><body><main><article>"
+            f"<h1>Otters return to the northern river</h1><div class='story-body'>{body}</div></article></main>"
+            "</body></html>")
+    content = page_content(html, "http://127.0.0.1:8000/news/otters-return")
+    assert "old mill" not in content.text and "Herons counted" not in content.text
+    assert "Saw three otters at the weir" in content.text
+    assert "An otter at the weir, counted at dawn" in content.text
