@@ -40,7 +40,8 @@ BROADER_FACTOR = 3.0  # ... and keep it when it has at least three times the wor
 LITTLE_BELOW = 0.02  # final text under 2% of the body's words (or empty): use the body text
 
 _WORD_RE = re.compile(r"\w+")
-_SPACES_RE = re.compile(r"[ \t\r\f\v\u00a0]+")
+# runs of spaces, but a lone " " (which they become): most spaces between words are one, left as they are
+_SPACES_RE = re.compile(r" [ \t\r\f\v\u00a0]+|[\t\r\f\v\u00a0][ \t\r\f\v\u00a0]*")
 _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _INVISIBLE = "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas"
@@ -126,7 +127,19 @@ def approx_inner_text(tree: HtmlElement) -> str:
             parts.append("\n")
 
     walk(root)  # recursion is safe: libxml2 caps the tree depth at 256
-    return "\n".join(line for line in _tidy_lines("".join(parts)) if line)  # `tidy`, blank lines dropped
+    return _nonblank_lines("".join(parts))
+
+
+def _nonblank_lines(text: str) -> str:
+    """`tidy`, blank lines dropped: the text's lines that hold more than spaces, trimmed, runs of spaces collapsed.
+
+    Trimming the lines first leaves fewer runs to collapse (a page's indentation goes with the trimming), and the
+    same lines: no run of spaces spans a newline or crosses a line's first or last character that is not a space.
+
+    >>> _nonblank_lines("  a \\u00a0 b\\n \\t\\n\\n c\\u2003 ")
+    'a b\\nc'
+    """
+    return _SPACES_RE.sub(" ", "\n".join([line for raw in text.split("\n") if (line := raw.strip())]))
 
 
 def _hidden(el: HtmlElement) -> bool:
