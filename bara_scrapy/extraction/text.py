@@ -156,16 +156,31 @@ def paragraphize(tree: HtmlElement) -> None:
     >>> [e.tag for e in t]
     ['p', 'p', 'div']
     """
+    for div in _leaf_divs(tree):  # whether one turns into a <p> changes nothing for the others: both are blocks
+        n = words(div.text_content())
+        if n and 2 * sum(words(a.text_content()) for a in div.iter("a")) <= n:
+            div.tag = "p"
+
+
+def _leaf_divs(tree: HtmlElement) -> list[HtmlElement]:
+    """The <div>s with no block-level descendant (`_DIV_BLOCKERS`).
+
+    Only the block-level elements are looked at, not every element: each marks its ancestors, up to the first one
+    already marked (whose own ancestors already are). The set keeps the marked elements' proxies, so the <div>s
+    found after are the same objects.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div id="a"><div id="b"><span>x</span></div><div id="c"><p>y</p></div></div>')
+    >>> [d.get("id") for d in _leaf_divs(t)]
+    ['b']
+    """
     blocked: set[HtmlElement] = set()  # elements with a block-level descendant
-    for el in reversed(list(tree.iter())):  # descendants before their ancestors (the list keeps their proxies)
-        if el not in blocked and el.tag == "div":
-            n = words(el.text_content())
-            if n and 2 * sum(words(a.text_content()) for a in el.iter("a")) <= n:
-                el.tag = "p"
-        if el in blocked or (isinstance(el.tag, str) and el.tag in _DIV_BLOCKERS):
-            parent = el.getparent()
-            if parent is not None:
-                blocked.add(parent)
+    for el in tree.iter(*_DIV_BLOCKERS):
+        parent = el.getparent()
+        while parent is not None and parent not in blocked:
+            blocked.add(parent)
+            parent = parent.getparent()
+    return [div for div in tree.iter("div") if div not in blocked]
 
 
 def separate_words(tree: HtmlElement) -> None:
