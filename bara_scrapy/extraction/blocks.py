@@ -123,10 +123,20 @@ def page_links(root: HtmlElement, base: str, labels: Collection[str] | None = No
     """
     targets: dict[str, set[str]] = {}
     for a in root.iter("a"):
-        label = _norm("".join(a.itertext()))
+        label = _norm(_text(a))
         if label and (labels is None or label in labels) and (href := link_href(a, base)):
             targets.setdefault(label, set()).add(href)
     return {label: next(iter(hrefs)) for label, hrefs in targets.items() if len(hrefs) == 1}
+
+
+def _text(el: HtmlElement) -> str:
+    """`"".join(el.itertext())`: an element with no children (most links) is its text, read without an iterator.
+
+    >>> from lxml.html import fromstring
+    >>> [_text(fromstring(h)) for h in ('<a href="/"> Home </a>', '<a href="/">Top <b>news</b></a>', '<a></a>')]
+    [' Home ', 'Top news', '']
+    """
+    return (el.text or "") if not len(el) else "".join(el.itertext())
 
 
 def _norm(s: str) -> str:
@@ -134,7 +144,7 @@ def _norm(s: str) -> str:
 
 
 def _cell_text(el: HtmlElement) -> str:
-    return _norm("".join(el.itertext())).replace("|", "\\|")
+    return _norm(_text(el)).replace("|", "\\|")
 
 
 def _is_data_row(tr: HtmlElement) -> bool:
@@ -238,7 +248,7 @@ class _Walker:
                 self._walk(el, "span", kind)
                 self.href = saved
                 return
-            raw = "".join(el.itertext())
+            raw = _text(el)
             label = _norm(raw)
             if label:
                 before, after = " " * raw[:1].isspace(), " " * raw[-1:].isspace()  # "reported<a> X</a>"
@@ -251,7 +261,7 @@ class _Walker:
                     self.md.append(before + label + after)
                 self.link_words += word_count(label)
         elif tag == "code" and kind != "code":  # inline code stays in its sentence
-            raw = "".join(el.itertext())
+            raw = _text(el)
             label = _norm(raw)
             if label:
                 self.start()

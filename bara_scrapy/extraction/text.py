@@ -40,7 +40,8 @@ BROADER_FACTOR = 3.0  # ... and keep it when it has at least three times the wor
 LITTLE_BELOW = 0.02  # final text under 2% of the body's words (or empty): use the body text
 
 _WORD_RE = re.compile(r"\w+")
-_SPACES_RE = re.compile(r"[ \t\r\f\v\u00a0]+")
+# runs of spaces, but a lone " " (which they become): most spaces between words are one, left as they are
+_SPACES_RE = re.compile(r" [ \t\r\f\v\u00a0]+|[\t\r\f\v\u00a0][ \t\r\f\v\u00a0]*")
 _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _INVISIBLE = "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas"
@@ -126,7 +127,19 @@ def approx_inner_text(tree: HtmlElement) -> str:
             parts.append("\n")
 
     walk(root)  # recursion is safe: libxml2 caps the tree depth at 256
-    return "\n".join(line for line in _tidy_lines("".join(parts)) if line)  # `tidy`, blank lines dropped
+    return _nonblank_lines("".join(parts))
+
+
+def _nonblank_lines(text: str) -> str:
+    """`tidy`, blank lines dropped: the text's lines that hold more than spaces, trimmed, runs of spaces collapsed.
+
+    Trimming the lines first leaves fewer runs to collapse (a page's indentation goes with the trimming), and the
+    same lines: no run of spaces spans a newline or crosses a line's first or last character that is not a space.
+
+    >>> _nonblank_lines("  a \\u00a0 b\\n \\t\\n\\n c\\u2003 ")
+    'a b\\nc'
+    """
+    return _SPACES_RE.sub(" ", "\n".join([line for raw in text.split("\n") if (line := raw.strip())]))
 
 
 def _hidden(el: HtmlElement) -> bool:
@@ -143,16 +156,31 @@ def paragraphize(tree: HtmlElement) -> None:
     >>> [e.tag for e in t]
     ['p', 'p', 'div']
     """
+    for div in _leaf_divs(tree):  # whether one turns into a <p> changes nothing for the others: both are blocks
+        n = words(div.text_content())
+        if n and 2 * sum(words(a.text_content()) for a in div.iter("a")) <= n:
+            div.tag = "p"
+
+
+def _leaf_divs(tree: HtmlElement) -> list[HtmlElement]:
+    """The <div>s with no block-level descendant (`_DIV_BLOCKERS`).
+
+    Only the block-level elements are looked at, not every element: each marks its ancestors, up to the first one
+    already marked (whose own ancestors already are). The set keeps the marked elements' proxies, so the <div>s
+    found after are the same objects.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div id="a"><div id="b"><span>x</span></div><div id="c"><p>y</p></div></div>')
+    >>> [d.get("id") for d in _leaf_divs(t)]
+    ['b']
+    """
     blocked: set[HtmlElement] = set()  # elements with a block-level descendant
-    for el in reversed(list(tree.iter())):  # descendants before their ancestors (the list keeps their proxies)
-        if el not in blocked and el.tag == "div":
-            n = words(el.text_content())
-            if n and 2 * sum(words(a.text_content()) for a in el.iter("a")) <= n:
-                el.tag = "p"
-        if el in blocked or (isinstance(el.tag, str) and el.tag in _DIV_BLOCKERS):
-            parent = el.getparent()
-            if parent is not None:
-                blocked.add(parent)
+    for el in tree.iter(*_DIV_BLOCKERS):
+        parent = el.getparent()
+        while parent is not None and parent not in blocked:
+            blocked.add(parent)
+            parent = parent.getparent()
+    return [div for div in tree.iter("div") if div not in blocked]
 
 
 def separate_words(tree: HtmlElement) -> None:
