@@ -43,6 +43,13 @@ PAGES = {
     "figure": "<html><body><article>" + "".join(f"<p>{S * 3}</p>" for _ in range(4))
               + "<figure><img src='a.jpg'><figcaption>A caption</figcaption></figure></article></body></html>",
     "empty": "<html><body><nav><a href='/'>Home</a></nav></body></html>",
+    # a sidebar saying more than the article: the comparison prunes it (its class names it) before readability reads
+    # the page, so readability cannot say twice as much
+    "sidebar": "<html><body><article>" + "".join(f"<p>{S * 3}</p>" for _ in range(3)) + "</article>"
+               "<div class='sidebar'>" + "".join(f"<div>{S * 3}</div>" for _ in range(8)) + "</div></body></html>",
+    # ... but a box the prune does not name may be readability's (here it is: twice the article)
+    "box": "<html><body><article>" + "".join(f"<p>{S * 3}</p>" for _ in range(3)) + "</article>"
+           "<div class='more'>" + "".join(f"<div>{S * 3}</div>" for _ in range(8)) + "</div></body></html>",
 }
 
 
@@ -86,7 +93,8 @@ def test_the_same_xml_as_bare_extraction(name: str) -> None:
 @pytest.mark.parametrize(("name", "compared", "replaced"), [
     ("article", False, False), ("lines", True, True), ("table", True, True), ("short", True, False),
     ("figure", False, False), ("empty", True, True),
-    ("beside", True, True), ("scripted", False, False), ("video", False, False),
+    ("beside", True, True), ("scripted", False, False), ("video", False, False), ("sidebar", False, False),
+    ("box", True, True),
 ])
 def test_the_comparison_runs_only_where_it_may_change_the_result(monkeypatch: pytest.MonkeyPatch, name: str,
                                                                  compared: bool, replaced: bool) -> None:
