@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from copy import copy
 
 import trafilatura
-from lxml.etree import Element
+from lxml.etree import Element, XPath
 from lxml.html import HtmlElement
 from trafilatura import bare_extraction
 from trafilatura.core import _forum_thread_page, _prepare_tree
@@ -132,17 +132,34 @@ def _readable_longer_than(tree: HtmlElement, limit: int) -> bool:
     False
     """
     limit -= len(" VIDEO") * sum(1 for _ in tree.iter("iframe"))  # text readability may add
-    total = _spaced(tree.itertext()) - 1  # n words take n - 1 spaces
-    dropped = set(tree.iter(*DROPPED))
-    if total - _text_of(dropped) <= limit:
-        return False
-    return total - _text_of({*dropped, *_discarded(tree)}) > limit
+    left = _readable(tree) - 1  # n words take n - 1 spaces
+    return left > limit and left - _pruned_text(_discarded(tree)) > limit
 
 
-def _text_of(elements: set[HtmlElement]) -> int:
-    """`_spaced` of the text inside the elements, none counted twice (not their tails: `drop_tree` keeps those)."""
-    outer = [el for el in elements if not any(a in elements for a in el.iterancestors())]
-    return _spaced(piece for el in outer for piece in el.itertext())
+# the text nodes outside the scripts and styles readability drops (a page's scripts are most of its text: not read at
+# all); two text nodes side by side count apart, which can only count more
+_UNSCRIPTED_TEXT = XPath(".//text()[not(parent::script or parent::style)]", smart_strings=False)
+
+
+def _readable(el: HtmlElement) -> int:
+    """`_spaced` of the text inside `el` outside the elements readability drops (`DROPPED`).
+
+    >>> from lxml.html import fromstring
+    >>> _readable(fromstring('<div>One <script>var x;</script>two<fencedframe><p>ad</p></fencedframe><p>3</p></div>'))
+    10
+    """
+    if el.tag in DROPPED:
+        return 0
+    frames = [f for f in el.iterdescendants("fencedframe")
+              if not any(a.tag == "fencedframe" for a in f.iterancestors())]  # the outermost
+    return _spaced(_UNSCRIPTED_TEXT(el)) - sum(_spaced(_UNSCRIPTED_TEXT(f)) for f in frames)
+
+
+def _pruned_text(pruned: list[HtmlElement]) -> int:
+    """`_readable` of the `pruned` elements, none counted twice nor inside an element readability drops (counted
+    out already); not their tails: `drop_tree` keeps those."""
+    inside = set(pruned)
+    return sum(_readable(el) for el in pruned if not any(a in inside or a.tag in DROPPED for a in el.iterancestors()))
 
 
 def _spaced(pieces: Iterable[str]) -> int:
