@@ -19,7 +19,7 @@ from lxml.html import HtmlElement
 
 from .blocks import resolve, seq
 from .boilerplate import HEADINGS
-from .lists import TITLE_WORDS, Group
+from .lists import TITLE_WORDS, Group, link_stats
 from .text import words
 
 MISSED_SHARE = 0.3  # a repeated group trafilatura left out this much of is content it missed
@@ -284,9 +284,7 @@ def inserted_teasers(g: Group, kept: Kept) -> set[HtmlElement]:
 
 def _promo(item: HtmlElement) -> bool:
     """An element that is mostly a title link: half of its words or more in links, one of them a title."""
-    links = list(item.iter("a"))
-    return any(is_title_link(a) for a in links) and 2 * sum(words(a.text_content()) for a in links) >= words(
-        item.text_content())
+    return any(is_title_link(a) for a in item.iter("a")) and 2 * link_stats((item,))[0] >= words(item.text_content())
 
 
 def site_rails(groups: Iterable[Group], url: str, kept: Kept) -> list[Group]:

@@ -156,10 +156,9 @@ def _readable(el: HtmlElement) -> int:
 
 
 def _pruned_text(pruned: list[HtmlElement]) -> int:
-    """`_readable` of the `pruned` elements, none counted twice nor inside an element readability drops (counted
-    out already); not their tails: `drop_tree` keeps those."""
-    inside = set(pruned)
-    return sum(_readable(el) for el in pruned if not any(a in inside or a.tag in DROPPED for a in el.iterancestors()))
+    """`_readable` of the `pruned` elements (none inside another: `_discarded`) that no element readability drops
+    holds (counted out already); not their tails: `drop_tree` keeps those."""
+    return sum(_readable(el) for el in pruned if not any(a.tag in DROPPED for a in el.iterancestors()))
 
 
 def _spaced(pieces: Iterable[str]) -> int:
