@@ -51,6 +51,8 @@ HOLDS_SHARE = 0.5
 LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
+_DROPPED_TAGS = INVISIBLE | LANDMARK_TAGS  # furniture by its tag alone (a button only outside a heading)
+_READ_ATTRIBUTES = frozenset({"role", "aria-hidden", "hidden", "style", "class", "id"})  # what `is_boilerplate` reads
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 _MAINS = XPath("//main|//*[@role='main']")  # compiled once: asked of every page, and of every furniture candidate
 _INNER_MAINS = XPath(".//main|.//*[@role='main']")
@@ -126,10 +128,17 @@ def is_boilerplate(el: HtmlElement) -> bool:
     ...  '<div class="banner"><h1>A headline of the article itself</h1></div>', '<div class="comment">x</div>')]
     [True, True, False, True, False, False]
     """
-    tag = el.tag if isinstance(el.tag, str) else ""
-    if invisible(el) or tag in LANDMARK_TAGS:
+    tag = el.tag
+    return _tagged_boilerplate(el, tag if isinstance(tag, str) else "")
+
+
+def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
+    """`is_boilerplate` of an element whose tag is read already ("" for a comment): `prune_split` asks it of every
+    element, and lxml makes a new string at each reading."""
+    if tag in _DROPPED_TAGS and (tag != "button" or invisible(el)):  # `invisible`, or a landmark
         return True
-    if not el.attrib:  # no role, style, class or id: only a page-level <header> or <footer> is furniture
+    if _READ_ATTRIBUTES.isdisjoint(el.keys()):  # none of the attributes read below (most elements: <a href>,
+        # <td>, <p>): they would all say no, so only a page-level <header> or <footer> is furniture
         return tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors())
     if (el.get("role") or "").strip().lower() in BOILER_ROLES:
         return True
@@ -281,21 +290,51 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
     ('A long story', ['Menu', 'Share'])
     """
     content = main_root(root)
-    page_chars = _unlinked_chars(content)
+    page_chars: int | None = None  # counted when first needed: most pages have no furniture that might hold it
     removed = [" ".join(el.itertext()) for el in _outside(content)]  # words apart across blocks
     doomed: list[HtmlElement] = []
-    gone: set[HtmlElement] = set()  # doomed elements and everything inside them (not checked again)
+    skipping = False  # inside the last doomed element: not checked again, up to the node after it
+    after: HtmlElement | None = None
     for el in content.iter():
-        if el.getparent() in gone:
-            gone.add(el)
-        elif not isinstance(el.tag, str) or (
-            el is not content and is_boilerplate(el) and (invisible(el) or not _holds_content(el, page_chars))
-        ):
-            doomed.append(el)
-            gone.add(el)
+        if skipping:
+            if el is not after:
+                continue
+            skipping = False
+        tag = el.tag
+        if isinstance(tag, str):  # else a comment or a processing instruction: out
+            if el is content or not _tagged_boilerplate(el, tag):
+                continue
+            if not invisible(el):
+                if page_chars is None:
+                    page_chars = _unlinked_chars(content)
+                if _holds_content(el, page_chars):
+                    continue
+        doomed.append(el)
+        skipping, after = True, _following(el, content)
     for el in doomed:
         if el.getparent() is not None:
             if isinstance(el.tag, str) and not invisible(el):
                 removed.append(" ".join(el.itertext()))
             el.drop_tree()  # keeps the tail text, which belongs to the parent
     return content, "\n".join(" ".join(r.split()) for r in removed if r.strip())
+
+
+def _following(el: HtmlElement, root: HtmlElement) -> HtmlElement | None:
+    """The node after `el` and everything inside it in `root.iter()`'s document order, None when `root` ends there:
+    the next sibling of `el` or of its nearest ancestor that has one (`getnext` and `iter` both count comments and
+    processing instructions, not text).
+
+    >>> from lxml.etree import Comment
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><section><p>a</p><p>b</p></section><!-- c --><p>d</p></div>')
+    >>> section, a, b, comment, d = t.iter("section", "p", Comment)
+    >>> _following(section, t) is comment, _following(a, t) is b, _following(b, t) is comment, _following(d, t)
+    (True, True, True, None)
+    """
+    node = el
+    while node is not root:
+        nxt = node.getnext()
+        if nxt is not None:
+            return nxt
+        node = node.getparent()
+    return None
