@@ -54,8 +54,11 @@ CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is s
 _DROPPED_TAGS = INVISIBLE | LANDMARK_TAGS  # furniture by its tag alone (a button only outside a heading)
 _READ_ATTRIBUTES = frozenset({"role", "aria-hidden", "hidden", "style", "class", "id"})  # what `is_boilerplate` reads
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
-_MAINS = XPath("//main|//*[@role='main']")  # compiled once: asked of every page, and of every furniture candidate
-_INNER_MAINS = XPath(".//main|.//*[@role='main']")
+# The <main>s and the elements with role=main, compiled once: asked of every page, and of every furniture candidate.
+# The elements whose role attribute says "main" are the parents of the role attributes that say it: the same
+# elements as `//*[@role='main']`, found in half the time (libxml2 tests a predicate on an element slowly).
+_MAINS = XPath("/descendant::main|/descendant::*/@role[.='main']/..")
+_INNER_MAINS = XPath("descendant::main|descendant::*/@role[.='main']/..")
 
 
 @lru_cache(maxsize=8192)  # class names repeat across a page and a site
