@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .wordscan import word_count
@@ -29,6 +30,9 @@ LINK_DENSE = 0.7  # share of a group's words inside links ...
 TITLE_WORDS = 4.0  # ... is content only when its links average this many words (titles, not labels)
 
 _DIGITS = re.compile(r"\d+")
+# `root` and the elements under it with at least MIN_ITEMS element children (the parents of an element that is a
+# MIN_ITEMS-th child), in document order: fewer make no run of MIN_ITEMS alike elements (comments do not count)
+_PARENTS = XPath(f"descendant-or-self::*/*[{MIN_ITEMS}]/..")
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,14 @@ def signature(el: HtmlElement) -> str:
     >>> signature(fromstring('<div class="post-12 b a">x</div>')), signature(fromstring('<li>x</li>'))
     ('div.post-', 'li')
     """
-    first = (el.get("class") or "").split(None, 1)[:1]
-    return f"{el.tag}.{class_stem(first[0])}" if first else str(el.tag)
+    return _signature(str(el.tag), el.get("class"))
+
+
+@lru_cache(maxsize=8192)  # tags and class attributes repeat across a page and a site
+def _signature(tag: str, classes: str | None) -> str:
+    """`signature` of an element with that tag and class attribute (a pure function of the two strings)."""
+    first = (classes or "").split(None, 1)[:1]
+    return f"{tag}.{class_stem(first[0])}" if first else tag
 
 
 @lru_cache(maxsize=8192)  # class names repeat across a page and a site
@@ -63,10 +73,19 @@ def class_stem(name: str) -> str:
 
 def link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:
     """(words inside links, number of links) over the items."""
+    return _link_stats(items, {})
+
+
+def _link_stats(items: tuple[HtmlElement, ...], counted: dict[HtmlElement, int]) -> tuple[int, int]:
+    """`link_stats`, with the words of the links already `counted` (each link's words, added as counted: an outer run
+    holds the links of the runs inside it, and a link's words stay the same while the tree does)."""
     words = links = 0
     for item in items:
         for a in item.iter("a"):
-            words += word_count(a.text_content())
+            n = counted.get(a)
+            if n is None:
+                n = counted[a] = word_count(a.text_content())
+            words += n
             links += 1
     return words, links
 
@@ -85,12 +104,43 @@ def _content_link_words(items: tuple[HtmlElement, ...], counts: list[int]) -> in
     >>> _content_link_words(items, [6, 6, 6]), _content_link_words(items[:2], [6, 6])
     (9, None)
     """
+    return _counted_link_words(items, counts, {})
+
+
+def _counted_link_words(items: tuple[HtmlElement, ...], counts: list[int],
+                        counted: dict[HtmlElement, int]) -> int | None:
+    """`_content_link_words`, with the words of the links already `counted` (`_link_stats`)."""
     total = sum(counts)
     median = sorted(counts)[len(counts) // 2]
-    if len(items) < MIN_ITEMS or total < MIN_GROUP_WORDS or median < (2 if items[0].tag == "tr" else MIN_ITEM_WORDS):
+    if len(items) < MIN_ITEMS or total < MIN_GROUP_WORDS or median < _item_floor(items):
         return None
-    link_words, links = link_stats(items)
+    link_words, links = _link_stats(items, counted)
     return None if link_words >= LINK_DENSE * total and links and link_words / links < TITLE_WORDS else link_words
+
+
+def _item_floor(items: tuple[HtmlElement, ...]) -> int:
+    """The fewest words the median item of a group has: `MIN_ITEM_WORDS`, 2 for table rows."""
+    return 2 if items[0].tag == "tr" else MIN_ITEM_WORDS
+
+
+def _item_words(items: tuple[HtmlElement, ...]) -> list[int] | None:
+    """The words of each item, or None once more than half of them have fewer than `_item_floor`: the median item
+    (`sorted(counts)[len(counts) // 2]`) has fewer then, and the items are no group (`_content_link_words`), whatever
+    the words of the others (a menu's run of one-word items is seen to be one sooner).
+
+    >>> from lxml.html import fromstring
+    >>> _item_words(tuple(fromstring('<ul><li>Home</li><li>About</li><li>A b c d</li></ul>'))) is None
+    True
+    """
+    floor, most = _item_floor(items), len(items) // 2
+    counts, short = [], 0
+    for item in items:
+        n = word_count(item.text_content())
+        short += n < floor
+        if short > most:
+            return None
+        counts.append(n)
+    return counts
 
 
 def repeated_groups(root: HtmlElement) -> list[Group]:
@@ -103,21 +153,23 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
     [('ol', 3, 21)]
     """
     groups: list[Group] = []
-    for parent in reversed(list(root.iter())):  # inner groups first: wrappers are judged by them
-        if not isinstance(parent.tag, str) or len(parent) < MIN_ITEMS:  # fewer children make no run of MIN_ITEMS
-            continue
+    counted: dict[HtmlElement, int] = {}  # each link's words, counted once for all the runs that hold it
+    for parent in reversed(_PARENTS(root)):  # inner groups first: wrappers are judged by them
         alike: dict[str, list[HtmlElement]] = defaultdict(list)
         for child in parent:
-            if isinstance(child.tag, str):
-                alike[signature(child)].append(child)
+            tag = child.tag
+            if isinstance(tag, str):
+                alike[_signature(tag, child.get("class"))].append(child)
         for sig, members in alike.items():
             # runs of bare paragraphs are prose (trafilatura's domain), cells go by row, and a shorter run is
             # no group (`is_content_group`): its words need no counting
             if sig in PROSE or len(members) < MIN_ITEMS:
                 continue
             items = tuple(members)
-            counts = [word_count(m.text_content()) for m in items]
-            link_words = _content_link_words(items, counts)
+            counts = _item_words(items)
+            if counts is None:
+                continue
+            link_words = _counted_link_words(items, counts, counted)
             if link_words is not None and not _wrappers(items, sum(counts), groups):
                 groups.append(Group(parent, items, sum(counts), link_words))
     return groups[::-1]
