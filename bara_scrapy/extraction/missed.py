@@ -225,11 +225,21 @@ def is_teaser_run(g: Group) -> bool:
 
     >>> from lxml.html import fromstring
     >>> item = lambda: fromstring('<li><a href="/s">Otters return to the river</a> A summary of the story.</li>')
-    >>> is_teaser_run(Group(fromstring("<ul/>"), (item(), item()), 14, 5))
-    True
+    >>> plain = lambda: fromstring('<li>A reply with <a href="/u">a link</a></li>')
+    >>> [is_teaser_run(Group(fromstring("<ul/>"), items, 14, 5)) for items in [(item(), item()), (item(), plain()),
+    ...                                                                        (plain(), item(), item())]]
+    [True, False, True]
     """
-    titled = sum(1 for item in g.items if any(is_title_link(a) for a in item.iter("a")))
-    return 2 * titled > len(g.items)
+    majority = len(g.items) // 2 + 1
+    titled = untitled = 0
+    for item in g.items:  # no further once the rest cannot change the answer
+        if any(is_title_link(a) for a in item.iter("a")):
+            titled += 1
+        else:
+            untitled += 1
+        if titled >= majority or untitled > len(g.items) - majority:
+            break
+    return titled >= majority
 
 
 def is_title_link(a: HtmlElement) -> bool:
