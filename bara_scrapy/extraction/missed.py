@@ -66,6 +66,17 @@ def find_after(text: str, part: str, after: int) -> int:
     return at if at >= 0 else text.find(part, 0, after + len(part) - 1)
 
 
+def find_before(text: str, part: str, before: int) -> int:
+    """Where `part` stands in `text`, at or before `before` first (the place of the last line found, going through
+    the lines last first), then after it; -1 when nowhere. Whether it is found is `part in text` (`find_after`).
+
+    >>> find_before("a b a c", "a", 3), find_before("a b a c", "c", 3), find_before("a b", "c", 1)
+    (0, 6, -1)
+    """
+    at = text.rfind(part, 0, before + len(part))
+    return at if at >= 0 else text.find(part, before + 1)
+
+
 @dataclass(frozen=True)
 class Kept:
     """Where the text trafilatura kept lies in the tree."""
@@ -91,25 +102,20 @@ def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
     >>> kept.container.text_content(), kept.end.text_content(), kept.share([t[0][0]]), kept.share([t[1]])
     ('One two threeFour five', 'Four five', 0.6, 0.0)
     """
-    total, hits, at = 0, list[HtmlElement](), 0
-    counts: defaultdict[HtmlElement, int] = defaultdict(int)
-    for n, holders in enumerate((root.iter(*TEXT_TAGS), _loose_text(root))):  # the second when the first held little
-        if n and total >= CONTAINER_SHARE * seq_words(kept_seq):
-            break
-        for el in holders:
-            found = seq(el.text_content())
-            place = find_after(kept_seq, found, at) if found.strip() else -1
-            if place < 0:
-                continue
-            at, count = place, seq_words(found)
-            total += count
-            hits.append(el)
-            for holder in (el, *el.iterancestors()):
-                counts[holder] += count
-        if n and hits:  # both passes ran: the end is the last of their elements in document order
+    found = _held_tags(root, kept_seq)
+    end = found[-1][0] if found else None
+    if sum(count for _, count in found) < CONTAINER_SHARE * seq_words(kept_seq):  # the text tags held little
+        loose = _held_loose(root, kept_seq)
+        if loose:  # the end is the last element of either kind in document order
             order = {el: i for i, el in enumerate(root.iter())}
-            hits.sort(key=order.__getitem__)
-    end = hits[-1] if hits else None
+            found += loose
+            end = max((el for el, _ in found), key=order.__getitem__)
+    total = 0
+    counts: defaultdict[HtmlElement, int] = defaultdict(int)
+    for el, count in found:
+        total += count
+        for holder in (el, *el.iterancestors()):
+            counts[holder] += count
     node = root
     while total:
         inner = [c for c in node if counts.get(c, 0) >= CONTAINER_SHARE * total]
@@ -117,6 +123,64 @@ def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
             break
         node = inner[0]
     return Kept(node, end, counts, total)
+
+
+def _held_tags(root: HtmlElement, kept_seq: str) -> list[tuple[HtmlElement, int]]:
+    """The text tags (`TEXT_TAGS`) whose `seq` the kept text (`kept_seq`) holds, in document order, with their words.
+
+    They are looked at last first, so that a tag comes after the ones it holds. A tag whose text holds the text of
+    one not held (with words the kept text does not hold), between whitespace or at an end, is not held either and
+    its `seq` is never made (the outer cells of nested layout tables: a page's longest texts): whitespace is no
+    word character, `lower` maps it to itself and it is neither cased nor case-ignorable (no final sigma looks
+    across it), so the inner text's `seq` is a part of the outer one's, and `seq`s are looked for whole. The text
+    tried is that of the last tag looked at and not held: the first in the tag not held, when there is one.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><td>A b <p>Not kept</p> <li>Kept line</li></td><td>c<p>D</p></td><p>E</p></div>')
+    >>> [(el.tag, count) for el, count in _held_tags(t, seq("Kept line\\nCD\\nE"))]
+    [('li', 2), ('td', 1), ('p', 1)]
+    """
+    found: list[tuple[HtmlElement, int]] = []  # last first
+    missed, before = "", len(kept_seq)
+    for el in reversed(list(root.iter(*TEXT_TAGS))):
+        text = el.text_content()
+        if missed and _apart(text, missed):
+            missed = text
+            continue
+        line = seq(text)
+        if not line.strip():
+            continue
+        place = find_before(kept_seq, line, before)
+        if place < 0:
+            missed = text
+            continue
+        before = place
+        found.append((el, seq_words(line)))
+    return found[::-1]
+
+
+def _apart(text: str, part: str) -> bool:
+    """Whether `part` stands in `text` with whitespace or an end of `text` on each side (where it first stands).
+
+    >>> _apart("a b c", "b"), _apart("b", "b"), _apart("a bc", "b"), _apart("a\\xa0b", "b"), _apart("a", "b")
+    (True, True, False, True, False)
+    """
+    at = text.find(part)
+    stop = at + len(part)
+    return at >= 0 and (at == 0 or text[at - 1].isspace()) and (stop == len(text) or text[stop].isspace())
+
+
+def _held_loose(root: HtmlElement, kept_seq: str) -> list[tuple[HtmlElement, int]]:
+    """The elements outside the text tags with text of their own (`_loose_text`) whose `seq` the kept text
+    (`kept_seq`) holds, in document order, with their words."""
+    out, at = [], 0
+    for el in _loose_text(root):
+        found = seq(el.text_content())
+        place = find_after(kept_seq, found, at) if found.strip() else -1
+        if place >= 0:
+            at = place
+            out.append((el, seq_words(found)))
+    return out
 
 
 def _loose_text(root: HtmlElement) -> Iterator[HtmlElement]:
@@ -161,11 +225,21 @@ def is_teaser_run(g: Group) -> bool:
 
     >>> from lxml.html import fromstring
     >>> item = lambda: fromstring('<li><a href="/s">Otters return to the river</a> A summary of the story.</li>')
-    >>> is_teaser_run(Group(fromstring("<ul/>"), (item(), item()), 14, 5))
-    True
+    >>> plain = lambda: fromstring('<li>A reply with <a href="/u">a link</a></li>')
+    >>> [is_teaser_run(Group(fromstring("<ul/>"), items, 14, 5)) for items in [(item(), item()), (item(), plain()),
+    ...                                                                        (plain(), item(), item())]]
+    [True, False, True]
     """
-    titled = sum(1 for item in g.items if any(is_title_link(a) for a in item.iter("a")))
-    return 2 * titled > len(g.items)
+    majority = len(g.items) // 2 + 1
+    titled = untitled = 0
+    for item in g.items:  # no further once the rest cannot change the answer
+        if any(is_title_link(a) for a in item.iter("a")):
+            titled += 1
+        else:
+            untitled += 1
+        if titled >= majority or untitled > len(g.items) - majority:
+            break
+    return titled >= majority
 
 
 def is_title_link(a: HtmlElement) -> bool:

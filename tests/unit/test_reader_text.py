@@ -4,11 +4,16 @@ Class names here are the misleading ones real sites use (`banner`, `hidden-xs`, 
 
 from __future__ import annotations
 
+import sys
+
 import pytest
+from lxml.html import fromstring
 
 from bara_scrapy.bench.articles import default_corpus
 from bara_scrapy.bench.corpus import load
+from bara_scrapy.extraction.blocks import seq
 from bara_scrapy.extraction.content import page_content
+from bara_scrapy.extraction.missed import TEXT_TAGS, _apart, _held_tags, joined_seq, seq_words
 
 URL = "http://127.0.0.1:8000/article/otters"
 NAV = ('<nav class="navbar"><a class="navbar-brand" href="/">conduit</a><ul><li><a href="/">Home</a></li>'
@@ -368,3 +373,32 @@ def test_promos_of_other_stories_inserted_in_the_body_are_not_the_article() -> N
     assert "old mill" not in content.text and "Herons counted" not in content.text
     assert "Saw three otters at the weir" in content.text
     assert "An otter at the weir, counted at dawn" in content.text
+
+
+def test_a_text_apart_in_another_has_its_seq_inside_the_others() -> None:
+    """`missed._held_tags` takes an outer tag as not held, without its `seq`, when it holds between whitespace the
+    text of one not held: the inner `seq` is a part of the outer one's, for every whitespace character and when a
+    Greek final sigma stands next to it."""
+    spaces = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+    for space in spaces:
+        for before, inner, after in [("ΟΔΟΣ", "ΑΣ", "Α"), ("Α.", "Σ.", ".Β"), ("x", "Café ΟΔΟΣ's", "y"), ("", "a", "")]:
+            outer = before + space + inner + space + after
+            assert _apart(outer, inner) and seq(inner) in seq(outer), (space, outer)
+
+
+@pytest.mark.parametrize("html", [
+    "<table><tr><td>Menu <table><tr><td>Home</td><td>About us</td></tr></table>\n</td><td><p>Kept line</p></td>"
+    "</tr></table>",
+    "<table><tr><td>Menu <table><tr><td>Home</td> <td>About us</td></tr></table>\n</td><td> <p>Kept line</p></td>"
+    "</tr></table>",
+    "<div><td>A b <p>Not kept</p> <li>Kept line</li></td><td>c<p>D</p></td><td><p>Home</p> Kept line</td></div>",
+    "<table><tr><td><table><tr><td> ΟΔΟΣ </td></tr></table>ΑΣ</td><td>Kept\u00a0<b>line</b></td></tr></table>",
+    "<div><td><p>ΑΣ</p>.Β</td> <td><p>ΑΣ</p> Β</td></div>",  # final sigma: the outer cells hold "ασ β", "ας β"
+])
+def test_held_text_tags_are_those_whose_seq_the_kept_text_holds(html: str) -> None:
+    """`missed._held_tags` finds the text tags a search of every tag's `seq` finds, in document order."""
+    root = fromstring(html)
+    kept_seq = joined_seq(seq(line) for line in ["Kept line", "CD", "ΟΔΟΣ", "Home", "ασ β"])
+    every = [(el, seq_words(line)) for el in root.iter(*TEXT_TAGS)
+             if (line := seq(el.text_content())).strip() and line in kept_seq]
+    assert _held_tags(root, kept_seq) == every
