@@ -343,11 +343,25 @@ def _little(n: int, body_words: int, fraction: float = LITTLE_BELOW) -> bool:
     return n == 0 or n < fraction * body_words
 
 
+def meta_contents(tree: HtmlElement, attribute: str, value: str) -> list[str]:
+    """The `content` of the document's <meta> elements whose `attribute` is `value`, in document order: the XPath
+    `//meta[@attribute="value"]/@content`, without compiling an XPath on each page (its <meta>s are few).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<html><head><meta property="og:title" content="A"><meta property="og:title">'
+    ...                '<meta name="og:title" content="B"></head><body><p>x<meta property="og:title" content="C">'
+    ...                '</p></body></html>')
+    >>> meta_contents(t.find("body/p"), "property", "og:title")
+    ['A', 'C']
+    """
+    return [content for meta in tree.getroottree().getroot().iter("meta")
+            if meta.get(attribute) == value and (content := meta.get("content")) is not None]
+
+
 def site_names(tree: HtmlElement, url: str) -> set[str]:
     """What the page calls its site: og:site_name, application-name, and the labels of links to the
     site's root (the logo link of a header), as word sequences."""
-    names = [str(v) for v in tree.xpath('//meta[@property="og:site_name"]/@content|'
-                                          '//meta[@name="application-name"]/@content')]
+    names = [*meta_contents(tree, "property", "og:site_name"), *meta_contents(tree, "name", "application-name")]
     root = urljoin(url, "/") if url else "/"
     bound = len(root.rstrip("/")) + 1  # a longer href without dot segments resolves to a longer URL than the root
     for a in tree.iter("a"):
@@ -510,7 +524,7 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
     else:
         chosen = _choose(tree, url, body, title, parent, sites, _COMMENT_WORD.search(html) is not None)
     blocks = chosen.blocks
-    og = " ".join(str(v) for v in tree.xpath('//meta[@property="og:title"]/@content')[:1]).strip()
+    og = " ".join(meta_contents(tree, "property", "og:title")[:1]).strip()
     own = clean(own_title(title, " ".join(og.split()), chosen.headline, sites))[:MAX_TITLE_CHARS]
     return Content(own, clean(to_text(blocks)), clean(to_markdown(blocks)), chosen.method, tuple(blocks),
                    tuple(chosen.comments), title, chosen.fingerprint, chosen.template_lines)
