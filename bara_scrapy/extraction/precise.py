@@ -139,7 +139,10 @@ def _readable_longer_than(tree: HtmlElement, limit: int) -> bool:
     False
     """
     limit -= len(" VIDEO") * int(_IFRAMES(tree))  # text readability may add
-    left = _readable(tree) - 1  # n words take n - 1 spaces
+    pieces = _unscripted(tree)
+    if _spaced_at_most(pieces) - 1 <= limit:
+        return False  # (most pages, without splitting their text into words)
+    left = _readable(tree, pieces) - 1  # n words take n - 1 spaces
     return left > limit and left - _pruned_text(_discarded(tree)) > limit
 
 
@@ -151,8 +154,9 @@ _TEXT = XPath(".//text()", smart_strings=False)
 _SCRIPTED_TEXT = XPath(".//script/text()|.//style/text()", smart_strings=False)  # in document order, as `_TEXT`
 
 
-def _readable(el: HtmlElement) -> int:
-    """`_spaced` of the text inside `el` outside the elements readability drops (`DROPPED`).
+def _readable(el: HtmlElement, pieces: list[str] | None = None) -> int:
+    """`_spaced` of the text inside `el` outside the elements readability drops (`DROPPED`) (`pieces`: its
+    `_unscripted` text nodes, when the caller has them).
 
     >>> from lxml.html import fromstring
     >>> _readable(fromstring('<div>One <script>var x;</script>two<fencedframe><p>ad</p></fencedframe><p>3</p></div>'))
@@ -162,7 +166,7 @@ def _readable(el: HtmlElement) -> int:
         return 0
     frames = [f for f in el.iterdescendants("fencedframe")
               if not any(a.tag == "fencedframe" for a in f.iterancestors())]  # the outermost
-    return _spaced(_unscripted(el)) - sum(_spaced(_unscripted(f)) for f in frames)
+    return _spaced(_unscripted(el) if pieces is None else pieces) - sum(_spaced(_unscripted(f)) for f in frames)
 
 
 def _unscripted(el: HtmlElement) -> list[str]:
@@ -207,6 +211,18 @@ def _spaced(pieces: Iterable[str]) -> int:
     """
     found = "\n".join(pieces).split()
     return len(found) + len("".join(found))
+
+
+def _spaced_at_most(pieces: list[str]) -> int:
+    """A bound of `_spaced` read from the pieces' lengths alone: a piece's words, each with a space after it, take at
+    most its characters and one (two words stand apart by a space at least); its whitespace, the indentation
+    between the tags of most text nodes, is counted too, so the bound is loose, but it is seldom near the limit.
+
+    >>> pieces = ["one two", " three", "", "  "]
+    >>> _spaced(pieces), _spaced_at_most(pieces)
+    (14, 19)
+    """
+    return sum(map(len, pieces)) + len(pieces)
 
 
 # The tests on an element's own class or id in the expressions compare_extraction prunes the tree with before
