@@ -107,11 +107,18 @@ def comparison_may_change(body: Element, text: str, tree: HtmlElement, options: 
     >>> comparison_may_change(body, prose, more, options)  # readability might find twice as much
     True
     """
-    if len(text) < options.min_extracted_size or body.xpath(SANITIZED_XPATH):
+    if len(text) < options.min_extracted_size or _UNCLEAN(body):
         return True  # jusText is tried
-    if not body.xpath(".//p//text()") or len(body.findall(".//table")) > len(body.findall(".//p")):
+    if not _PROSE(body) or len(body.findall(".//table")) > len(body.findall(".//p")):
         return True  # readability is preferred when it has more than `2 * min_extracted_size` characters
     return _readable_longer_than(tree, 2 * len(text))
+
+
+# the tests `compare_extraction` makes on trafilatura's own result, compiled once and asked only whether they find
+# anything (`body.xpath(SANITIZED_XPATH)` compiles the expression on each call and makes a proxy of each element found)
+_UNCLEAN = XPath(f"boolean({SANITIZED_XPATH})")
+_PROSE = XPath("boolean(.//p//text())")
+_IFRAMES = XPath("count(descendant-or-self::iframe)")  # `tree.iter("iframe")` counted in C
 
 
 def _readable_longer_than(tree: HtmlElement, limit: int) -> bool:
@@ -131,18 +138,25 @@ def _readable_longer_than(tree: HtmlElement, limit: int) -> bool:
     >>> _readable_longer_than(shared, len("one two"))
     False
     """
-    limit -= len(" VIDEO") * sum(1 for _ in tree.iter("iframe"))  # text readability may add
-    left = _readable(tree) - 1  # n words take n - 1 spaces
+    limit -= len(" VIDEO") * int(_IFRAMES(tree))  # text readability may add
+    pieces = _unscripted(tree)
+    if _spaced_at_most(pieces) - 1 <= limit:
+        return False  # (most pages, without splitting their text into words)
+    left = _readable(tree, pieces) - 1  # n words take n - 1 spaces
     return left > limit and left - _pruned_text(_discarded(tree)) > limit
 
 
 # the text nodes outside the scripts and styles readability drops (a page's scripts are most of its text: not read at
-# all); two text nodes side by side count apart, which can only count more
+# all); two text nodes side by side count apart, which can only count more. `_unscripted` finds the same text nodes
+# with the two searches below: this one's test of each text node's parent takes longer than both together
 _UNSCRIPTED_TEXT = XPath(".//text()[not(parent::script or parent::style)]", smart_strings=False)
+_TEXT = XPath(".//text()", smart_strings=False)
+_SCRIPTED_TEXT = XPath(".//script/text()|.//style/text()", smart_strings=False)  # in document order, as `_TEXT`
 
 
-def _readable(el: HtmlElement) -> int:
-    """`_spaced` of the text inside `el` outside the elements readability drops (`DROPPED`).
+def _readable(el: HtmlElement, pieces: list[str] | None = None) -> int:
+    """`_spaced` of the text inside `el` outside the elements readability drops (`DROPPED`) (`pieces`: its
+    `_unscripted` text nodes, when the caller has them).
 
     >>> from lxml.html import fromstring
     >>> _readable(fromstring('<div>One <script>var x;</script>two<fencedframe><p>ad</p></fencedframe><p>3</p></div>'))
@@ -152,7 +166,34 @@ def _readable(el: HtmlElement) -> int:
         return 0
     frames = [f for f in el.iterdescendants("fencedframe")
               if not any(a.tag == "fencedframe" for a in f.iterancestors())]  # the outermost
-    return _spaced(_UNSCRIPTED_TEXT(el)) - sum(_spaced(_UNSCRIPTED_TEXT(f)) for f in frames)
+    return _spaced(_unscripted(el) if pieces is None else pieces) - sum(_spaced(_unscripted(f)) for f in frames)
+
+
+def _unscripted(el: HtmlElement) -> list[str]:
+    """The text nodes inside `el` outside the scripts and styles (`_UNSCRIPTED_TEXT`), in an order `_spaced` does
+    not heed: all of them less those of the scripts and styles. Both searches give document order, so each script's
+    text is found in the first after the one before it; each piece taken out is one the second search gave (equal
+    strings), so what is left is `_UNSCRIPTED_TEXT`'s pieces, whichever of two equal strings is taken. Were one not
+    found after the one before it, `_UNSCRIPTED_TEXT` itself.
+
+    >>> from lxml.html import fromstring
+    >>> _unscripted(fromstring('<div>a<script>a</script>b<style>c</style><p>c<script>d</script></p>e</div>'))
+    ['a', 'b', 'c', 'e']
+    """
+    pieces: list[str] = _TEXT(el)
+    scripted: list[str] = _SCRIPTED_TEXT(el)
+    if not scripted:
+        return pieces
+    kept: list[str] = []
+    start = 0
+    for piece in scripted:
+        try:
+            at = pieces.index(piece, start)
+        except ValueError:
+            return list(_UNSCRIPTED_TEXT(el))  # (not in document order)
+        kept += pieces[start:at]
+        start = at + 1
+    return kept + pieces[start:]
 
 
 def _pruned_text(pruned: list[HtmlElement]) -> int:
@@ -170,6 +211,18 @@ def _spaced(pieces: Iterable[str]) -> int:
     """
     found = "\n".join(pieces).split()
     return len(found) + len("".join(found))
+
+
+def _spaced_at_most(pieces: list[str]) -> int:
+    """A bound of `_spaced` read from the pieces' lengths alone: a piece's words, each with a space after it, take at
+    most its characters and one (two words stand apart by a space at least); its whitespace, the indentation
+    between the tags of most text nodes, is counted too, so the bound is loose, but it is seldom near the limit.
+
+    >>> pieces = ["one two", " three", "", "  "]
+    >>> _spaced(pieces), _spaced_at_most(pieces)
+    (14, 19)
+    """
+    return sum(map(len, pieces)) + len(pieces)
 
 
 # The tests on an element's own class or id in the expressions compare_extraction prunes the tree with before
