@@ -60,14 +60,14 @@ from .text import (
     MAX_ELEMENTS,
     MAX_HTML_CHARS,
     MAX_TITLE_CHARS,
-    approx_inner_text,
+    BodyText,
     clean,
+    inner_text,
     page_title,
     paragraphize,
     parse,
     tidy,
     trafilatura_blocks,
-    words,
 )
 from .wordscan import word_at, word_list
 
@@ -421,14 +421,14 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     return blocks if _little(_words(kept), body_words) else kept
 
 
-def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: frozenset[bytes] = frozenset(),
+def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent: frozenset[bytes] = frozenset(),
             sites: frozenset[str] = frozenset(), comment_names: bool = True) -> _Chosen:
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
     comments)."""
     structure, furniture = prune_split(copy.deepcopy(tree))
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
-    body_words = words(body)  # counted once: the body text is the page's longest string
+    body_words = body.words  # counted once: the body text is the page's longest string
     kept_words = _words(blocks)
     if _little(kept_words, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
@@ -471,7 +471,7 @@ def _choose(tree: HtmlElement, url: str, body: str, title: str = "", parent: fro
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(_words(blocks), body_words):
-        blocks, method = _body_blocks(body), "body"
+        blocks, method = _body_blocks(body.text), "body"
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words)
@@ -534,14 +534,14 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
     for label in entry_labels(tree):  # a form's "Name *", "Email": controls, not content
         label.drop_tree()
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
-    body = body or approx_inner_text(tree)
+    page_body = BodyText(body, tidied=True) if body else inner_text(tree)
     sites = frozenset(site_names(tree, url))
     if title and parent and title_key(title) in parent:  # the parent has the same title: it is the site's
         sites |= {_seq(title)}
     if _NODES(tree) > MAX_ELEMENTS:
-        chosen = _Chosen(_body_blocks(body), "body", [], "", "", 0)
+        chosen = _Chosen(_body_blocks(page_body.text), "body", [], "", "", 0)
     else:
-        chosen = _choose(tree, url, body, title, parent, sites, speaks_of_comments(html))
+        chosen = _choose(tree, url, page_body, title, parent, sites, speaks_of_comments(html))
     blocks = chosen.blocks
     og = " ".join(meta_contents(tree, "property", "og:title")[:1]).strip()
     own = clean(own_title(title, " ".join(og.split()), chosen.headline, sites))[:MAX_TITLE_CHARS]

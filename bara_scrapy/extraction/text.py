@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
 
 from lxml import etree
 from lxml.html import HtmlComment, HtmlElement, HtmlEntity, HtmlProcessingInstruction, fromstring
@@ -103,8 +105,37 @@ def is_little(text: str, body: str, fraction: float = LITTLE_BELOW) -> bool:
     return n == 0 or n < fraction * words(body)
 
 
+@dataclass(frozen=True)
+class BodyText:
+    """A page's body text: `document.body.innerText` as the browser gave it (`tidied`), or read from the tree
+    (`inner_text`), whose lines are tidied only when they are written (`text`, a fallback's lines). Its words are
+    counted on the text as it is: tidying trims lines, drops blank ones and collapses runs of spaces, and none of
+    those is a word character, so the words are the same.
+
+    >>> raw = BodyText("  One  two\\n\\n \\t three\\u00a0 ")
+    >>> raw.words, raw.text, BodyText("One two", tidied=True).text
+    (3, 'One two\\nthree', 'One two')
+    """
+
+    raw: str
+    tidied: bool = False
+
+    @cached_property
+    def words(self) -> int:
+        return words(self.raw)
+
+    @cached_property
+    def text(self) -> str:
+        return self.raw if self.tidied else _nonblank_lines(self.raw)
+
+
 def approx_inner_text(tree: HtmlElement) -> str:
     """A stand-in for `document.body.innerText` when only the HTML is at hand."""
+    return inner_text(tree).text
+
+
+def inner_text(tree: HtmlElement) -> BodyText:
+    """`approx_inner_text`, its lines not tidied yet (`BodyText`)."""
     body = tree.find(".//body")
     root = body if body is not None else tree
     parts: list[str] = []
@@ -130,7 +161,7 @@ def approx_inner_text(tree: HtmlElement) -> str:
             parts.append("\n")
 
     walk(root)  # recursion is safe: libxml2 caps the tree depth at 256
-    return _nonblank_lines("".join(parts))
+    return BodyText("".join(parts))
 
 
 def _nonblank_lines(text: str) -> str:
