@@ -51,6 +51,19 @@ class Block:
     path: str = ""  # the block-level elements around it, from the walk's root (`signature`): where it stands
     group: int = -1  # the repeated group (`lists.repeated_groups`, by index) one of whose items holds it
 
+    def __init__(self, kind: str, text: str, md: str, level: int = 0, marked: bool = False, link_words: int = 0,
+                 framed: bool = False, carded: bool = False, path: str = "", group: int = -1) -> None:
+        """The fields, written into the instance's dict at once: the dataclass's own `__init__` of a frozen class
+        sets each through `object.__setattr__`, which writes them there one call at a time (ten calls a block, a
+        CleanEval page builds hundreds). `dataclass` keeps an `__init__` the class defines; this one's parameters
+        are the fields, in their order, with their defaults.
+
+        >>> Block("p", "x", "x", path="/div") == Block("p", "x", "x", 0, False, 0, False, False, "/div", -1)
+        True
+        """
+        self.__dict__.update(kind=kind, text=text, md=md, level=level, marked=marked, link_words=link_words,
+                             framed=framed, carded=carded, path=path, group=group)
+
     @cached_property
     def seq(self) -> str:
         """`seq` of the text: its words, case folded, space padded (computed once; every pass
