@@ -155,7 +155,17 @@ def _text(el: HtmlElement) -> str:
 
 
 def _norm(s: str) -> str:
-    return " ".join(s.split())  # `str.split` and `\\s` agree on what a space is (`Py_UNICODE_ISSPACE`)
+    """The words of `s` with one space between them (`str.split` and `\\s` agree on what a space is,
+    `Py_UNICODE_ISSPACE`). A printable string's only space is " " (every other is a separator or a control
+    character): with no two running, its words already stand one space apart, and only its ends may have one to
+    trim, without splitting it (a third of a page's lines, three quarters of trafilatura's text).
+
+    >>> _norm(" One  two\\n three "), _norm(" One two three "), _norm("One"), _norm(" ")
+    ('One two three', 'One two three', 'One', '')
+    """
+    if s.isprintable() and "  " not in s:
+        return s.strip(" ")
+    return " ".join(s.split())
 
 
 def _cell_text(el: HtmlElement) -> str:
@@ -210,7 +220,7 @@ class _Walker:
         if kind == "code":  # a code block keeps its lines (and their indentation)
             text = md = "\n".join(line.rstrip() for line in gathered.split("\n")).strip("\n")
         else:
-            text = " ".join(gathered.split())  # `_norm`
+            text = _norm(gathered)
             md = text if self.plain else _norm("".join(self.md))
         self.text, self.md, self.plain = [], [], True
         link_words, self.link_words = self.link_words, 0
