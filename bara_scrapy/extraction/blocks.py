@@ -31,6 +31,8 @@ _KIND = {"h1": "h", "h2": "h", "h3": "h", "h4": "h", "h5": "h", "h6": "h", "li":
 _XML_NAMES = {"head": "h2", "list": "ul", "item": "li", "row": "tr", "cell": "td", "quote": "blockquote",
               "code": "pre", "ref": "a", "hi": "span", "lb": "br", "graphic": "img", "main": "div", "doc": "div",
               "comments": "div"}
+# the tags `_Walker._walk` reads apart; any other element is inline, its text and its children's
+_WALKED = BLOCK_TAGS | {"br", "a", "code"}
 _LINKABLE = ("http:", "https:", "/", "mailto:")
 # where trafilatura's <code> is inline code (parents already renamed to HTML names)
 _INLINE_CODE_PARENTS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "a", "span"})
@@ -48,6 +50,19 @@ class Block:
     carded: bool = False  # inside a link that wraps block content: a card's <a><h3>title</h3><p>gist</p></a>
     path: str = ""  # the block-level elements around it, from the walk's root (`signature`): where it stands
     group: int = -1  # the repeated group (`lists.repeated_groups`, by index) one of whose items holds it
+
+    def __init__(self, kind: str, text: str, md: str, level: int = 0, marked: bool = False, link_words: int = 0,
+                 framed: bool = False, carded: bool = False, path: str = "", group: int = -1) -> None:
+        """The fields, written into the instance's dict at once: the dataclass's own `__init__` of a frozen class
+        sets each through `object.__setattr__`, which writes them there one call at a time (ten calls a block, a
+        CleanEval page builds hundreds). `dataclass` keeps an `__init__` the class defines; this one's parameters
+        are the fields, in their order, with their defaults.
+
+        >>> Block("p", "x", "x", path="/div") == Block("p", "x", "x", 0, False, 0, False, False, "/div", -1)
+        True
+        """
+        self.__dict__.update(kind=kind, text=text, md=md, level=level, marked=marked, link_words=link_words,
+                             framed=framed, carded=carded, path=path, group=group)
 
     @cached_property
     def seq(self) -> str:
@@ -140,7 +155,17 @@ def _text(el: HtmlElement) -> str:
 
 
 def _norm(s: str) -> str:
-    return " ".join(s.split())  # `str.split` and `\\s` agree on what a space is (`Py_UNICODE_ISSPACE`)
+    """The words of `s` with one space between them (`str.split` and `\\s` agree on what a space is,
+    `Py_UNICODE_ISSPACE`). A printable string's only space is " " (every other is a separator or a control
+    character): with no two running, its words already stand one space apart, and only its ends may have one to
+    trim, without splitting it (a third of a page's lines, three quarters of trafilatura's text).
+
+    >>> _norm(" One  two\\n three "), _norm(" One two three "), _norm("One"), _norm(" ")
+    ('One two three', 'One two three', 'One', '')
+    """
+    if s.isprintable() and "  " not in s:
+        return s.strip(" ")
+    return " ".join(s.split())
 
 
 def _cell_text(el: HtmlElement) -> str:
@@ -148,8 +173,15 @@ def _cell_text(el: HtmlElement) -> str:
 
 
 def _is_data_row(tr: HtmlElement) -> bool:
-    """A row whose cells hold only inline content (layout tables nest blocks in cells)."""
-    return all(not any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in cell.iterdescendants())
+    """A row whose cells hold only inline content (layout tables nest blocks in cells; a cell without children
+    holds none, seen without walking its descendants).
+
+    >>> from lxml.html import fromstring
+    >>> [_is_data_row(fromstring(f"<table><tr><td>a</td><td>{c}</td></tr></table>").find(".//tr"))
+    ...  for c in ("b", "<b>b</b>", "<div>b</div>")]
+    [True, True, False]
+    """
+    return all(not len(cell) or not any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in cell.iterdescendants())
                for cell in tr if cell.tag in ("td", "th"))
 
 
@@ -176,34 +208,33 @@ class _Walker:
         self.line_group = -1  # ... where the line being gathered started
 
     def flush(self, kind: str, level: int = 0) -> None:
+        """The line gathered since the last block, as a block, unless it is only spaces (between two blocks' tags:
+        half of the lines gathered); those are dropped and nothing else was gathered with them (a link or code
+        counts only with words, which are not spaces)."""
         if not self.text:  # nothing gathered since the last block (`md` and `link_words` grow with `text`)
             return
+        gathered = "".join(self.text)
+        if not gathered or gathered.isspace():
+            self.text, self.md = [], []
+            return
         if kind == "code":  # a code block keeps its lines (and their indentation)
-            text = "\n".join(line.rstrip() for line in "".join(self.text).split("\n")).strip("\n")
-            md = text if text.strip() else ""
+            text = md = "\n".join(line.rstrip() for line in gathered.split("\n")).strip("\n")
         else:
-            text = _norm("".join(self.text))
+            text = _norm(gathered)
             md = text if self.plain else _norm("".join(self.md))
         self.text, self.md, self.plain = [], [], True
         link_words, self.link_words = self.link_words, 0
-        carded = bool(self.href and text and "](" not in md)
+        carded = bool(self.href and "](" not in md)
         if carded:
             md = f"[{md}]({self.href})"
             link_words = word_count(text)
-        if text.strip():
-            self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
-                                     carded, self.path, self.line_group))
+        self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
+                                 carded, self.path, self.line_group))
 
     def start(self) -> None:
         """Text is about to be gathered: a new line starts in the current group (if it is the first text)."""
         if not self.text:
             self.line_group = self.group
-
-    def inline(self, s: str | None) -> None:
-        if s:
-            self.start()
-            self.text.append(s)
-            self.md.append(s)
 
     def walk(self, el: HtmlElement, kind: str) -> None:
         tag = el.tag
@@ -214,8 +245,10 @@ class _Walker:
             self.group = self.items.get(el, outer_group)  # a group's item: the lines that start in it are the group's
         if el in self.bounds:
             self._walk_bounded(el, tag, kind)
-        else:
+        elif tag in _WALKED:
             self._walk(el, tag, kind)
+        else:  # an inline element (a span, an emphasis, a font): its text and its children's
+            self._children(el, kind)
         self.group = outer_group
 
     def _walk_bounded(self, el: HtmlElement, tag: str, kind: str) -> None:
@@ -231,6 +264,8 @@ class _Walker:
         self.framed = saved
 
     def _walk(self, el: HtmlElement, tag: str, kind: str) -> None:
+        """An element of one of the tags `_WALKED` (or a bounded one): a line break, a data row, a link, inline code,
+        a block."""
         if tag == "br":
             self.flush(kind)
         elif tag == "tr" and len(el) and _is_data_row(el):
@@ -243,9 +278,9 @@ class _Walker:
                 self.rows += 1
         elif tag == "a" and el.get("href"):
             href = link_href(el, self.base)
-            if any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants()):
+            if len(el) and any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in el.iterdescendants()):
                 saved, self.href = self.href, href or self.href  # a card's <a><h3>title</h3></a>
-                self._walk(el, "span", kind)
+                self._children(el, kind)
                 self.href = saved
                 return
             raw = _text(el)
@@ -279,16 +314,19 @@ class _Walker:
             self.path = outer
             if tag == "table":
                 self.rows = saved_rows
-            return
         else:
             self._children(el, kind)
 
     def _children(self, el: HtmlElement, kind: str) -> None:
-        """The element's text and children, each followed by its tail."""
-        self.inline(el.text)
+        """The element's text and children, each followed by its tail (`start` and the appends, without the calls)."""
+        if text := el.text:
+            if not self.text:
+                self.line_group = self.group
+            self.text.append(text)
+            self.md.append(text)
         for child in el:
             self.walk(child, kind)
-            if tail := child.tail:  # `inline`, without the call
+            if tail := child.tail:
                 if not self.text:
                     self.line_group = self.group
                 self.text.append(tail)
