@@ -38,10 +38,11 @@ from lxml.html import HtmlElement
 from trafilatura import bare_extraction
 from trafilatura.core import _forum_thread_page, _prepare_tree
 from trafilatura.external import SANITIZED_XPATH, compare_extraction
-from trafilatura.main_extractor import extract_content
 from trafilatura.settings import Document, Extractor
 from trafilatura.xml import delete_element
 from trafilatura.xpaths import OVERALL_DISCARD_XPATH
+
+from .recovery import extract_content
 
 FOLLOWED = "2.3.1"  # the trafilatura whose steps `_sequence` follows
 DROPPED = ("script", "style", "fencedframe")  # what readability drops before it reads the page (its `summary`)

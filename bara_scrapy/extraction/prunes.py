@@ -1,0 +1,113 @@
+"""trafilatura 2.3.1's prune expressions (`trafilatura.xpaths`) as Python tests of each element: the same elements,
+in the same (document) order.
+
+Each expression tests every element of its tags with `re:test`, an EXSLT function lxml runs in Python: a call back
+into Python per element and test, most of trafilatura's pruning time (`OVERALL_DISCARD_XPATH` alone, 1.6 ms a
+CleanEval page). Here each element is read once and its attributes searched with the same regular expressions.
+What XPath reads, read the same way here:
+
+- `@a` is the attribute's value, "" when it has none (a search or `contains` of "" finds none of these patterns);
+- `@id|@class` is the first of the two in the element's own attribute order (XPath's string of a node-set is its
+  first node's: `<p class="a" id="b">` tests "a", `<p id="b" class="a">` tests "b");
+- `.//*` is every element below the root, not its comments or processing instructions.
+
+`tests/unit/test_prunes.py` compares every selection with its expression's, on a page that exercises each test and
+on the real corpora's trees. `precise.py` uses these only with trafilatura 2.3.1 (`FOLLOWED`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from lxml.html import HtmlElement
+
+_BLOCKS = ("div", "item", "list", "p", "section", "span")  # the tags of most of the expressions
+
+_COOKIE = re.compile("cookie")
+_DISCARD_ID = re.compile(
+    "^shar|social|viral|newsletter|syndication|tags|sidebar|banner|bread-?crumb|button|author|^(?:jp-|dpsp-content)|"
+    "bmdh|footer|Footer|share|Share|nav|Nav|menu|related|message-container|premium|^ad-")
+_DISCARD_CLASS = re.compile(
+    "^shar|social|viral|newsletter|syndication|tags|sidebar|banner|bread-?crumb|button|author|"
+    "^(?:nav|post-nav|ZendeskForm)|subnav|avigation|navbar|navbox|menu|bar| ad |-ad-|(?:^| )ad-|dfp[Aa]d|outbrain|"
+    "taboola|criteo|paid-?content|widget|footer|Footer|byline|Byline|share-|sociable|embedded|embed|tag-list|"
+    "consent|modal-content|permission|elated|next-|-stories|most-popular|more-on|meta|rating|attachment|timestamp|"
+    "user-info|user-profile|-icon|article-infos|message-container|slide|viewport|overlay|options|expand|obfuscated|"
+    "blurred|mol-factbox|yin|zlylin|nfoline")
+_HIDDEN = re.compile("hidden")
+_READER_COMMENTS = re.compile("reader-comments|akismet")
+_HIDING_CLASS = re.compile(
+    "^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print| hidden| hide|noprint|"
+    "notloaded")
+_BOTTOM = re.compile(r"(^|\s)bottom|bottom(\s|$)")
+_LINK = re.compile(r"(^|\s)link(\s|$)")
+
+
+def _first(el: HtmlElement, names: tuple[str, str]) -> str:
+    """XPath's string of `@a|@b`: the value of whichever of the two comes first among the element's attributes."""
+    for name in el.keys():
+        if name in names:
+            return str(el.get(name))
+    return ""
+
+
+def _elements(tree: HtmlElement) -> Iterable[HtmlElement]:
+    """`.//*`: the elements below `tree`, in document order."""
+    return (el for el in tree.iterdescendants() if isinstance(el.tag, str))
+
+
+def overall_discard(tree: HtmlElement) -> list[HtmlElement]:
+    """`OVERALL_DISCARD_XPATH`'s selections, one after the other, each element once (as `prune_unwanted_nodes`
+    gathers them with a backup): boxes an attribute names navigation, sharing, ads, bylines...; then any element
+    its attributes hide or name comments' furniture."""
+    found = [el for el in tree.iterdescendants(*_BLOCKS) if _discards(el)]
+    return list(dict.fromkeys([*found, *(el for el in _elements(tree) if _hides(el))]))
+
+
+def _discards(el: HtmlElement) -> bool:
+    return (el.get("data-lp-replacement-content") is not None
+            or "nav" in (el.get("role") or "").replace("N", "n")
+            or "MostPopularStories" in (el.get("data-component") or "")
+            or _COOKIE.search(_first(el, ("id", "class"))) is not None
+            or _DISCARD_ID.search(el.get("id") or "") is not None
+            or _DISCARD_CLASS.search(el.get("class") or "") is not None)
+
+
+def _hides(el: HtmlElement) -> bool:
+    style = el.get("style") or ""
+    return (el.get("class") == "comments-title"
+            or _first(el, ("id", "class")).startswith("reply-")
+            or _HIDDEN.search(_first(el, ("id", "style"))) is not None
+            or "display:none" in style or "display: none" in style
+            or _READER_COMMENTS.search(el.get("id") or "") is not None
+            or _HIDING_CLASS.search(el.get("class") or "") is not None
+            or el.get("aria-hidden") == "true")
+
+
+def teasers(tree: HtmlElement) -> list[HtmlElement]:
+    """`TEASER_DISCARD_XPATH[0]`: boxes whose id or class holds "teaser" (or "Teaser")."""
+    return [el for el in tree.iterdescendants(*_BLOCKS)
+            if "teaser" in (el.get("id") or "").replace("T", "t")
+            or "teaser" in (el.get("class") or "").replace("T", "t")]
+
+
+def headers(tree: HtmlElement) -> list[HtmlElement]:
+    """`PRECISION_DISCARD_XPATH[0]`: every `<header>`."""
+    return list(tree.iterdescendants("header"))
+
+
+def bottoms_and_links(tree: HtmlElement) -> list[HtmlElement]:
+    """`PRECISION_DISCARD_XPATH[1]`: boxes whose id or class names a bottom or a link, or whose style a border."""
+    out = []
+    for el in tree.iterdescendants(*_BLOCKS):
+        named = _first(el, ("id", "class"))
+        if _BOTTOM.search(named) or _LINK.search(named) or "border" in (el.get("style") or ""):
+            out.append(el)
+    return out
+
+
+def captions(tree: HtmlElement) -> list[HtmlElement]:
+    """`DISCARD_IMAGE_ELEMENTS[0]`: boxes whose id or class holds "caption"."""
+    return [el for el in tree.iterdescendants(*_BLOCKS)
+            if "caption" in (el.get("id") or "") or "caption" in (el.get("class") or "")]
