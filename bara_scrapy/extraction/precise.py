@@ -23,7 +23,8 @@ The result is `bare_extraction`'s, element for element: `tests/unit/test_precise
 
 The steps are trafilatura 2.3.1's `bare_extraction` and `trafilatura_sequence` for these options (the version is
 pinned in `requirements.txt`); any other options, or any other version of trafilatura, go to `bare_extraction`
-itself.
+itself. Its prunes run as Python tests of each element (`prunes.py`), here and in `extract_content`'s recovery of
+wild text (`recovery.py`): the same elements as its expressions, without a call back into Python per element.
 """
 
 from __future__ import annotations
