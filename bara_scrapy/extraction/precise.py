@@ -40,9 +40,9 @@ from trafilatura import bare_extraction
 from trafilatura.core import _forum_thread_page, _prepare_tree
 from trafilatura.external import SANITIZED_XPATH, compare_extraction
 from trafilatura.settings import Document, Extractor
-from trafilatura.xml import delete_element
 from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
+from .prunes import ad_boxes, comment_sections, comment_sections_and_lists, prune, share_buttons
 from .recovery import extract_content
 
 FOLLOWED = "2.3.1"  # the trafilatura whose steps `_sequence` follows
@@ -76,69 +76,15 @@ def _sequence(tree: HtmlElement, options: Extractor) -> tuple[Element, str]:
     """`trafilatura.core.trafilatura_sequence` in precision mode without comments (stages 3 and 4 are for the
     other modes)."""
     is_forum = _forum_thread_page(tree)
-    for select in (_ad_boxes, _share_buttons, _comment_sections_and_lists):  # RAW_TREE_PRUNE_XPATH, and the next
-        _prune(select(tree))
+    for select in (ad_boxes, share_buttons, comment_sections_and_lists):  # RAW_TREE_PRUNE_XPATH, and the next
+        prune(tree, select)
     cleaned, backup = _prepare_tree(tree, options, options.url)
     if not is_forum:
-        _prune(_comment_sections(cleaned))  # REMOVE_COMMENTS_XPATH
+        prune(cleaned, comment_sections)  # REMOVE_COMMENTS_XPATH
     body, text = extract_content(cleaned, options)
     if comparison_may_change(body, text, tree, options):
         body, text = compare_extraction(backup, copy(tree), body, text, options)
     return body, text
-
-
-# trafilatura 2.3.1's first prunes (`RAW_TREE_PRUNE_XPATH`, `REMOVE_COMMENTS_AND_LISTS_XPATH`,
-# `REMOVE_COMMENTS_XPATH`) as Python tests: the same elements in the same (document) order. Each XPath expression
-# calls back into Python (`re:test`) for every element of its tags it tests, nine tenths of the prunes' time;
-# `tests/unit/test_precise.py` compares each selection with its expression's.
-_AD_BOX = re.compile("mvp-post-add-(?:box|wrap)|infinite-?scroll")
-_AD_BOX_ONLY = re.compile("mvp-post-add-(?:box|wrap)")
-_COMMENTS_ID = re.compile("^(?:[Cc]omment(?!ary)|comol|disqus_thread|dsq-comments)")
-_COMMENTS_CLASS = re.compile("^[Cc]omment(?!ary)|(?:article|post)-comments")
-_COMMENTS_LIST_ID = re.compile("^(?:[Cc]omment(?!ary)|comol)")
-_BOXES = ("div", "section", "aside")
-_SECTIONS = ("div", "list", "section", "details")
-
-
-def _prune(elements: list[HtmlElement]) -> None:
-    """`prune_unwanted_nodes` of an expression that selects `elements`: each leaves its tree, its tail stays."""
-    for element in elements:
-        delete_element(element)
-
-
-def _ad_boxes(tree: HtmlElement) -> list[HtmlElement]:
-    """`RAW_TREE_PRUNE_XPATH[0]`: the boxes an id or class names an ad box or infinite scroll, unless they hold an
-    `<h1>` and the name is infinite scroll's."""
-    return [el for el in tree.iterdescendants(*_BOXES)
-            if (_names(el, "id", _AD_BOX) or _names(el, "class", _AD_BOX))
-            and (next(el.iterdescendants("h1"), None) is None or _names(el, "id", _AD_BOX_ONLY)
-                 or _names(el, "class", _AD_BOX_ONLY))]
-
-
-def _share_buttons(tree: HtmlElement) -> list[HtmlElement]:
-    """`RAW_TREE_PRUNE_XPATH[1]`: the boxes whose class holds `elementor-share-buttons`."""
-    return [el for el in tree.iterdescendants(*_BOXES) if "elementor-share-buttons" in (el.get("class") or "")]
-
-
-def _comment_sections_and_lists(tree: HtmlElement) -> list[HtmlElement]:
-    """`REMOVE_COMMENTS_AND_LISTS_XPATH[0]`: `_comment_sections`, and the lists an id or class names comments."""
-    return [el for el in tree.iterdescendants(*_SECTIONS, "ol", "ul") if _comments(el) and (
-        el.tag not in ("ol", "ul") or _names(el, "id", _COMMENTS_LIST_ID) or _names(el, "class", _COMMENTS_CLASS))]
-
-
-def _comment_sections(tree: HtmlElement) -> list[HtmlElement]:
-    """`REMOVE_COMMENTS_XPATH[0]`: the sections an id or class names comments."""
-    return [el for el in tree.iterdescendants(*_SECTIONS) if _comments(el)]
-
-
-def _comments(el: HtmlElement) -> bool:
-    return _names(el, "id", _COMMENTS_ID) or _names(el, "class", _COMMENTS_CLASS)
-
-
-def _names(el: HtmlElement, attribute: str, pattern: re.Pattern[str]) -> bool:
-    """`re:test(@attribute, pattern)`: a search of the attribute's value (of "" when it has none)."""
-    value = el.get(attribute)
-    return value is not None and pattern.search(value) is not None
 
 
 def comparison_may_change(body: Element, text: str, tree: HtmlElement, options: Extractor) -> bool:

@@ -18,9 +18,10 @@ on the real corpora's trees. `precise.py` uses these only with trafilatura 2.3.1
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from lxml.html import HtmlElement
+from trafilatura.xml import delete_element
 
 _BLOCKS = ("div", "item", "list", "p", "section", "span")  # the tags of most of the expressions
 
@@ -41,7 +42,26 @@ _HIDING_CLASS = re.compile(
     "^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print| hidden| hide|noprint|"
     "notloaded")
 _BOTTOM = re.compile(r"(^|\s)bottom|bottom(\s|$)")
+_AD_BOX = re.compile("mvp-post-add-(?:box|wrap)|infinite-?scroll")
+_AD_BOX_ONLY = re.compile("mvp-post-add-(?:box|wrap)")
+_COMMENTS_ID = re.compile("^(?:[Cc]omment(?!ary)|comol|disqus_thread|dsq-comments)")
+_COMMENTS_CLASS = re.compile("^[Cc]omment(?!ary)|(?:article|post)-comments")
+_COMMENTS_LIST_ID = re.compile("^(?:[Cc]omment(?!ary)|comol)")
+_BOXES = ("div", "section", "aside")
+_SECTIONS = ("div", "list", "section", "details")
 _LINK = re.compile(r"(^|\s)link(\s|$)")
+
+
+def prune(tree: HtmlElement, select: Callable[[HtmlElement], list[HtmlElement]]) -> None:
+    """`prune_unwanted_nodes(tree, [expression])` of the expression `select` stands for: each element it selects
+    leaves the tree, its tail stays."""
+    for element in select(tree):
+        delete_element(element)
+
+
+def _names(el: HtmlElement, attribute: str, pattern: re.Pattern[str]) -> bool:
+    """`re:test(@attribute, pattern)`: a search of the attribute's value ("" when it has none)."""
+    return pattern.search(el.get(attribute) or "") is not None
 
 
 def _first(el: HtmlElement, names: tuple[str, str]) -> str:
@@ -111,3 +131,32 @@ def captions(tree: HtmlElement) -> list[HtmlElement]:
     """`DISCARD_IMAGE_ELEMENTS[0]`: boxes whose id or class holds "caption"."""
     return [el for el in tree.iterdescendants(*_BLOCKS)
             if "caption" in (el.get("id") or "") or "caption" in (el.get("class") or "")]
+
+
+def ad_boxes(tree: HtmlElement) -> list[HtmlElement]:
+    """`RAW_TREE_PRUNE_XPATH[0]`: the boxes an id or class names an ad box or infinite scroll, unless they hold an
+    `<h1>` and the name is infinite scroll's."""
+    return [el for el in tree.iterdescendants(*_BOXES)
+            if (_names(el, "id", _AD_BOX) or _names(el, "class", _AD_BOX))
+            and (next(el.iterdescendants("h1"), None) is None or _names(el, "id", _AD_BOX_ONLY)
+                 or _names(el, "class", _AD_BOX_ONLY))]
+
+
+def share_buttons(tree: HtmlElement) -> list[HtmlElement]:
+    """`RAW_TREE_PRUNE_XPATH[1]`: the boxes whose class holds `elementor-share-buttons`."""
+    return [el for el in tree.iterdescendants(*_BOXES) if "elementor-share-buttons" in (el.get("class") or "")]
+
+
+def comment_sections_and_lists(tree: HtmlElement) -> list[HtmlElement]:
+    """`REMOVE_COMMENTS_AND_LISTS_XPATH[0]`: `comment_sections`, and the lists an id or class names comments."""
+    return [el for el in tree.iterdescendants(*_SECTIONS, "ol", "ul") if _comments(el) and (
+        el.tag not in ("ol", "ul") or _names(el, "id", _COMMENTS_LIST_ID) or _names(el, "class", _COMMENTS_CLASS))]
+
+
+def comment_sections(tree: HtmlElement) -> list[HtmlElement]:
+    """`REMOVE_COMMENTS_XPATH[0]`: the sections an id or class names comments."""
+    return [el for el in tree.iterdescendants(*_SECTIONS) if _comments(el)]
+
+
+def _comments(el: HtmlElement) -> bool:
+    return _names(el, "id", _COMMENTS_ID) or _names(el, "class", _COMMENTS_CLASS)

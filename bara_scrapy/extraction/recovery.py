@@ -18,11 +18,11 @@ from lxml.etree import _Element, strip_elements, strip_tags
 from lxml.html import HtmlElement
 from trafilatura.htmlprocessing import delete_by_link_density, link_density_test_tables
 from trafilatura.main_extractor import _elem_text, _extract, handle_textelem
-from trafilatura.settings import DEDUPE_SCAN_CAP, MIN_DUPLICATE_LENGTH, TAG_CATALOG, Extractor
+from trafilatura.settings import DEDUPE_SCAN_CAP, MIN_DUPLICATE_LENGTH, Extractor
 from trafilatura.utils import SPACING_PROTECTED, text_chars_test, trim
 from trafilatura.xml import delete_element
 
-from .prunes import bottoms_and_links, captions, headers, overall_discard, teasers
+from .prunes import bottoms_and_links, captions, headers, overall_discard, prune, teasers
 
 
 def extract_content(cleaned_tree: HtmlElement, options: Extractor) -> tuple[_Element, str]:
@@ -53,7 +53,7 @@ def extract_content(cleaned_tree: HtmlElement, options: Extractor) -> tuple[_Ele
 def _recover_wild_text(tree: HtmlElement, result_body: _Element, options: Extractor, potential_tags: set[str],
                        consumed: set[_Element]) -> _Element:
     """`trafilatura.main_extractor.recover_wild_text` (precision mode)."""
-    potential_tags = set(TAG_CATALOG if potential_tags is None else potential_tags)
+    potential_tags = set(potential_tags)  # a copy, as trafilatura's (`_extract` always gives a set)
     search_tree = _prune_unwanted_sections(tree, potential_tags, options)
     subelems = search_tree.xpath(".//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]")
     elem_texts = [_elem_text(el) for el in result_body]
@@ -88,10 +88,10 @@ def _prune_unwanted_sections(tree: HtmlElement, potential_tags: set[str], option
     """`trafilatura.main_extractor.prune_unwanted_sections` in precision mode, teasers not kept."""
     _prune_with_backup(tree, overall_discard)
     if "graphic" not in potential_tags:
-        _prune(tree, captions)
-    _prune(tree, teasers)
-    _prune(tree, headers)
-    _prune(tree, bottoms_and_links)
+        prune(tree, captions)
+    prune(tree, teasers)
+    prune(tree, headers)
+    prune(tree, bottoms_and_links)
     for _ in range(2):
         tree = delete_by_link_density(tree, "div", backtracking=True, favor_precision=True)
         tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=True)
@@ -105,12 +105,6 @@ def _prune_unwanted_sections(tree: HtmlElement, potential_tags: set[str], option
     tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
     strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
-
-
-def _prune(tree: HtmlElement, select: Callable[[HtmlElement], list[HtmlElement]]) -> None:
-    """`prune_unwanted_nodes(tree, [expression])` of the expression `select` stands for."""
-    for element in select(tree):
-        delete_element(element)
 
 
 def _prune_with_backup(tree: HtmlElement, select: Callable[[HtmlElement], list[HtmlElement]]) -> None:

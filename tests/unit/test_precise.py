@@ -10,7 +10,6 @@ import pytest
 from trafilatura import bare_extraction
 from trafilatura.core import determine_returnstring
 from trafilatura.settings import Extractor
-from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
 from bara_scrapy.bench.articles import default_corpus, load_corpus
 from bara_scrapy.extraction import precise
@@ -117,30 +116,6 @@ def test_another_trafilatura_goes_to_bare_extraction(monkeypatch: pytest.MonkeyP
     html = PAGES["lines"]
     assert _xml(precise.precise_extraction, html, _options()) == _xml(_stock, html, _options())
     assert runs == []  # on 2.3.1 this page is compared here (test above)
-
-
-# boxes, sections and lists each of the first prunes' expressions selects or leaves, by id, class and tag
-PRUNABLE = ("<html><body><div id='infinite-scroll'><p>Feed</p></div><section class='x infinitescroll'><h1>T</h1>"
-            "</section><aside class='mvp-post-add-box'><h1>T</h1></aside><div class='a elementor-share-buttons'>S</div>"
-            "<p class='infinite-scroll'>P</p><div id='comments'><ol class='commentlist'><li>C</li></ol></div>"
-            "<ul id='comol'><li>C</li></ul><ol class='comments'><li>C</li></ol><ul id='disqus_thread'><li>C</li></ul>"
-            "<div class='commentary'>K</div><div class='post-comments'>X</div><section id='disqus_thread'></section>"
-            "<details class='Comment-box'><div id='comment-2'>D</div></details><list id='comment-1'>L</list>"
-            "<ul class='x'><li>K</li></ul><div class='x' id='dsq-comments'><div class='comment'>R</div></div>"
-            "</body></html>")
-
-
-@pytest.mark.parametrize(("select", "expressions", "count"), [
-    (precise._ad_boxes, RAW_TREE_PRUNE_XPATH[:1], 2), (precise._share_buttons, RAW_TREE_PRUNE_XPATH[1:], 1),
-    (precise._comment_sections_and_lists, REMOVE_COMMENTS_AND_LISTS_XPATH, 11),
-    (precise._comment_sections, REMOVE_COMMENTS_XPATH, 8),
-])
-def test_the_first_prunes_select_what_trafilatura_expressions_select(select: Callable[[Any], list[Any]],
-                                                                      expressions: list[Any], count: int) -> None:
-    tree = parse(PRUNABLE)
-    found = select(tree)  # lxml hands out one object per element while it is held: `==` compares the elements
-    assert found == [el for expression in expressions for el in expression(tree)]
-    assert len(found) == count
 
 
 CLEANEVAL = default_corpus("cleaneval")

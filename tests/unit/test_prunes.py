@@ -12,6 +12,9 @@ from trafilatura.xpaths import (
     DISCARD_IMAGE_ELEMENTS,
     OVERALL_DISCARD_XPATH,
     PRECISION_DISCARD_XPATH,
+    RAW_TREE_PRUNE_XPATH,
+    REMOVE_COMMENTS_AND_LISTS_XPATH,
+    REMOVE_COMMENTS_XPATH,
     TEASER_DISCARD_XPATH,
 )
 
@@ -24,6 +27,12 @@ SELECTIONS: list[tuple[Callable[[HtmlElement], list[HtmlElement]], list[Any]]] =
     (prunes.overall_discard, OVERALL_DISCARD_XPATH), (prunes.teasers, TEASER_DISCARD_XPATH),
     (prunes.headers, PRECISION_DISCARD_XPATH[:1]), (prunes.bottoms_and_links, PRECISION_DISCARD_XPATH[1:]),
     (prunes.captions, DISCARD_IMAGE_ELEMENTS),
+]
+# the sequence's first prunes (their own page below, `PRUNABLE`)
+FIRST: list[tuple[Callable[[HtmlElement], list[HtmlElement]], list[Any]]] = [
+    (prunes.ad_boxes, RAW_TREE_PRUNE_XPATH[:1]), (prunes.share_buttons, RAW_TREE_PRUNE_XPATH[1:]),
+    (prunes.comment_sections_and_lists, REMOVE_COMMENTS_AND_LISTS_XPATH),
+    (prunes.comment_sections, REMOVE_COMMENTS_XPATH),
 ]
 
 # each test of each expression, met and missed: attribute order (the first of id and class is the one tested),
@@ -71,6 +80,30 @@ def test_the_page_meets_each_test() -> None:
     assert texts["bottoms_and_links"] == ["33", "34", "35", "37"] and texts["captions"] == ["38", "39"]
 
 
+# boxes, sections and lists each of the first prunes' expressions selects or leaves, by id, class and tag
+PRUNABLE = ("<html><body><div id='infinite-scroll'><p>Feed</p></div><section class='x infinitescroll'><h1>T</h1>"
+            "</section><aside class='mvp-post-add-box'><h1>T</h1></aside><div class='a elementor-share-buttons'>S</div>"
+            "<p class='infinite-scroll'>P</p><div id='comments'><ol class='commentlist'><li>C</li></ol></div>"
+            "<ul id='comol'><li>C</li></ul><ol class='comments'><li>C</li></ol><ul id='disqus_thread'><li>C</li></ul>"
+            "<div class='commentary'>K</div><div class='post-comments'>X</div><section id='disqus_thread'></section>"
+            "<details class='Comment-box'><div id='comment-2'>D</div></details><list id='comment-1'>L</list>"
+            "<ul class='x'><li>K</li></ul><div class='x' id='dsq-comments'><div class='comment'>R</div></div>"
+            "</body></html>")
+
+
+@pytest.mark.parametrize(("select", "expressions", "count"), [
+    (prunes.ad_boxes, RAW_TREE_PRUNE_XPATH[:1], 2), (prunes.share_buttons, RAW_TREE_PRUNE_XPATH[1:], 1),
+    (prunes.comment_sections_and_lists, REMOVE_COMMENTS_AND_LISTS_XPATH, 11),
+    (prunes.comment_sections, REMOVE_COMMENTS_XPATH, 8),
+])
+def test_the_first_prunes_select_what_trafilatura_expressions_select(select: Callable[[Any], list[Any]],
+                                                                      expressions: list[Any], count: int) -> None:
+    tree = parse(PRUNABLE)
+    found = select(tree)  # lxml hands out one object per element while it is held: `==` compares the elements
+    assert found == [el for expression in expressions for el in expression(tree)]
+    assert len(found) == count
+
+
 CORPORA = default_corpus("cleaneval").parent
 
 
@@ -84,6 +117,6 @@ def test_the_same_elements_on_real_pages(name: str) -> None:
         if tree is None:
             continue
         cleaned, _ = _prepare_tree(tree, trafilatura_options(url, True), url)
-        for select, expressions in SELECTIONS:
+        for select, expressions in SELECTIONS + FIRST:
             found += len(_same(select, expressions, tree)) + len(_same(select, expressions, cleaned))
     assert found  # the pages hold elements these prunes take
