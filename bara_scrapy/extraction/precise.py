@@ -29,7 +29,6 @@ wild text (`recovery.py`): the same elements as its expressions, without a call 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from copy import copy
 
@@ -40,9 +39,8 @@ from trafilatura import bare_extraction
 from trafilatura.core import _forum_thread_page, _prepare_tree
 from trafilatura.external import SANITIZED_XPATH, compare_extraction
 from trafilatura.settings import Document, Extractor
-from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
-from .prunes import ad_boxes, comment_sections, comment_sections_and_lists, prune, share_buttons
+from .prunes import ad_boxes, comment_sections, comment_sections_and_lists, named_discard, prune, share_buttons
 from .recovery import extract_content
 
 FOLLOWED = "2.3.1"  # the trafilatura whose steps `_sequence` follows
@@ -222,19 +220,11 @@ def _spaced_at_most(pieces: list[str]) -> int:
     return sum(map(len, pieces)) + len(pieces)
 
 
-# The tests on an element's own class or id in the expressions compare_extraction prunes the tree with before
-# readability reads it, in precision mode (`OVERALL_DISCARD_XPATH`), and the tags the first one is limited to
-_ATTRIBUTE_TEST = re.compile(r"re:test\(@(id|class), '([^']*)'\)")
-_DISCARD_TESTS = [(frozenset(re.findall(r"self::(\w+)", xpath.path)),
-                   [(name, re.compile(pattern)) for name, pattern in _ATTRIBUTE_TEST.findall(xpath.path)])
-                  for xpath in OVERALL_DISCARD_XPATH]
-
-
 def _discarded(tree: HtmlElement) -> list[HtmlElement]:
     """Elements that compare_extraction's prune in precision mode (`OVERALL_DISCARD_XPATH`) removes from `tree`
     before readability reads it, none inside another: those whose own class or id one of its regular-expression
-    tests names, as `re:test` tests them (a Python search of the attribute's value). A part of what it removes
-    (its other tests are left out), so the text left is still at least readability's.
+    tests names (`prunes.named_discard`). A part of what it removes (its other tests are left out), so the text left
+    is still at least readability's.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<html><body><p>Story</p><div class="share-bar"><p class="x">Tweet</p></div>'
@@ -246,17 +236,7 @@ def _discarded(tree: HtmlElement) -> list[HtmlElement]:
     for el in tree.iterdescendants():  # the expressions look at the descendants of the root
         if el.getparent() in gone:
             gone.add(el)
-        elif isinstance(el.tag, str) and _discards(el):
+        elif isinstance(el.tag, str) and named_discard(el):
             out.append(el)
             gone.add(el)
     return out
-
-
-def _discards(el: HtmlElement) -> bool:
-    for tags, tests in _DISCARD_TESTS:
-        if not tags or el.tag in tags:
-            for name, pattern in tests:
-                value = el.get(name)
-                if value is not None and pattern.search(value):
-                    return True
-    return False

@@ -94,6 +94,14 @@ def _discards(el: HtmlElement) -> bool:
             or _DISCARD_CLASS.search(el.get("class") or "") is not None)
 
 
+def named_discard(el: HtmlElement) -> bool:
+    """The tests of `OVERALL_DISCARD_XPATH` on an element's own id or class alone (`re:test(@id, ...)`,
+    `re:test(@class, ...)`; not those on `@id|@class` nor on its other attributes): a part of what `overall_discard`
+    tests, so an element it names is one `overall_discard` selects (or lies inside one)."""
+    return ((el.tag in _BLOCKS and (_names(el, "id", _DISCARD_ID) or _names(el, "class", _DISCARD_CLASS)))
+            or _names(el, "id", _READER_COMMENTS) or _names(el, "class", _HIDING_CLASS))
+
+
 def _hides(el: HtmlElement) -> bool:
     style = el.get("style") or ""
     return (el.get("class") == "comments-title"
