@@ -71,14 +71,11 @@ def class_stem(name: str) -> str:
     return _DIGITS.sub("", name)
 
 
-def link_stats(items: tuple[HtmlElement, ...]) -> tuple[int, int]:
-    """(words inside links, number of links) over the items."""
-    return _link_stats(items, {})
-
-
-def _link_stats(items: tuple[HtmlElement, ...], counted: dict[HtmlElement, int]) -> tuple[int, int]:
-    """`link_stats`, with the words of the links already `counted` (each link's words, added as counted: an outer run
-    holds the links of the runs inside it, and a link's words stay the same while the tree does)."""
+def link_stats(items: tuple[HtmlElement, ...], counted: dict[HtmlElement, int] | None = None) -> tuple[int, int]:
+    """(words inside links, number of links) over the items; `counted`: each link's words counted already, added to
+    as counted (an outer run holds the links of the runs inside it, and a link's words stay the same while the tree
+    does)."""
+    counted = {} if counted is None else counted
     words = links = 0
     for item in items:
         for a in item.iter("a"):
@@ -95,26 +92,21 @@ def is_content_group(items: tuple[HtmlElement, ...], counts: list[int]) -> bool:
     return _content_link_words(items, counts) is not None
 
 
-def _content_link_words(items: tuple[HtmlElement, ...], counts: list[int]) -> int | None:
+def _content_link_words(items: tuple[HtmlElement, ...], counts: list[int],
+                        counted: dict[HtmlElement, int] | None = None) -> int | None:
     """`is_content_group`'s decision, with the words inside the group's links when it is one (a `Group`'s
-    `link_words`: counted once), else None.
+    `link_words`: counted once), else None (`counted`: as `link_stats`).
 
     >>> from lxml.html import fromstring
     >>> items = tuple(fromstring('<ul>' + '<li>A card with <a href="/">its own title</a></li>' * 3 + '</ul>'))
     >>> _content_link_words(items, [6, 6, 6]), _content_link_words(items[:2], [6, 6])
     (9, None)
     """
-    return _counted_link_words(items, counts, {})
-
-
-def _counted_link_words(items: tuple[HtmlElement, ...], counts: list[int],
-                        counted: dict[HtmlElement, int]) -> int | None:
-    """`_content_link_words`, with the words of the links already `counted` (`_link_stats`)."""
     total = sum(counts)
     median = sorted(counts)[len(counts) // 2]
     if len(items) < MIN_ITEMS or total < MIN_GROUP_WORDS or median < _item_floor(items):
         return None
-    link_words, links = _link_stats(items, counted)
+    link_words, links = link_stats(items, counted)
     return None if link_words >= LINK_DENSE * total and links and link_words / links < TITLE_WORDS else link_words
 
 
@@ -169,7 +161,7 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
             counts = _item_words(items)
             if counts is None:
                 continue
-            link_words = _counted_link_words(items, counts, counted)
+            link_words = _content_link_words(items, counts, counted)
             if link_words is not None and not _wrappers(items, sum(counts), groups):
                 groups.append(Group(parent, items, sum(counts), link_words))
     return groups[::-1]
