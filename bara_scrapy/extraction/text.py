@@ -223,7 +223,8 @@ def separate_words(tree: HtmlElement) -> None:
     A card's `<a>bramble</a><span>June 1</span>` renders as two boxes (the page's CSS sets them
     apart); read as text it would be "brambleJune 1". The same after closing punctuation: a quote's
     `<span>“…friends.”</span><span>by Ann</span>` is not "friends.”by". Two formatting elements
-    (`<b>`, `<em>`...) side by side stay glued: they style parts of one word.
+    (`<b>`, `<em>`...) side by side stay glued: they style parts of one word. Code stays as written: the
+    spans inside a `<pre>` or `<code>` are a highlighter's colours of one text (`book` `.` `add`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<p><a href="/u">bramble</a><span>June 1</span> <b>in</b><i>credible</i>'
@@ -231,10 +232,16 @@ def separate_words(tree: HtmlElement) -> None:
     >>> separate_words(t)
     >>> t.text_content()
     'bramble June 1 incredible “Go.” by Ann(about'
+    >>> t = fromstring('<div><pre><span>book</span><span>.</span><span>add</span></pre>'
+    ...                '<code><span>x.</span><span>y</span></code><span>z</span></div>')
+    >>> separate_words(t)
+    >>> t.text_content()
+    'book.addx.y z'
     """
+    verbatim = {el for code in tree.iter("pre", "code") for el in code.iterdescendants()}
     for el in tree.iter(*_INLINE):
         nxt = el.getnext()
-        if nxt is None or el.tail or not isinstance(nxt.tag, str) or nxt.tag not in _INLINE:
+        if nxt is None or el.tail or not isinstance(nxt.tag, str) or nxt.tag not in _INLINE or el in verbatim:
             continue
         if el.tag in _FORMATTING and nxt.tag in _FORMATTING:
             continue

@@ -402,3 +402,19 @@ def test_held_text_tags_are_those_whose_seq_the_kept_text_holds(html: str) -> No
     every = [(el, seq_words(line)) for el in root.iter(*TEXT_TAGS)
              if (line := seq(el.text_content())).strip() and line in kept_seq]
     assert _held_tags(root, kept_seq) == every
+
+
+def test_highlighted_code_keeps_its_characters() -> None:
+    """A highlighter (Pygments, in Sphinx, MkDocs and Pelican output) colours each token of a code block in a
+    `<span>` of its own: the spans are one text, so `book.add(` stays `book.add(`, not `book. add(`."""
+    tokens = "".join(f'<span class="{c}">{t}</span>' for c, t in
+                     (("n", "book"), ("o", "."), ("n", "add"), ("p", "("), ("s1", "'gear'"), ("p", ")")))
+    html = ("<html><head><title>Tutorial - Ledger</title></head><body><main><article><h1>Tutorial</h1>"
+            "<p>This tutorial builds a small ledger with three widgets and one remote archive of them.</p>"
+            f'<div class="highlight"><pre><span></span><code>{tokens}\n</code></pre></div>'
+            "<p>After the code above runs, the ledger holds one widget named gear and its label.</p>"
+            "</article></main></body></html>")
+    content = page_content(html, "http://127.0.0.1:8000/tutorial.html")
+    assert "book.add('gear')" in content.text
+    assert "```\nbook.add('gear')\n```" in content.markdown
+
