@@ -26,6 +26,7 @@ MIN_ITEMS = 3
 MIN_ITEM_WORDS = 4  # median words per item (2 for table rows)
 WRAPPER_SHARE = 0.8  # items whose text lies this much in inner groups are wrappers (layout columns)
 MIN_GROUP_WORDS = 12
+MIN_SHAPE = 2  # child elements of an item a script marked (a heading and its text): one alone says little
 LINK_DENSE = 0.7  # share of a group's words inside links ...
 TITLE_WORDS = 4.0  # ... is content only when its links average this many words (titles, not labels)
 
@@ -152,6 +153,8 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
             tag = child.tag
             if isinstance(tag, str):
                 alike[_signature(tag, child.get("class"))].append(child)
+        if len(alike) > 1:
+            _fold_marked(parent, alike)
         for sig, members in alike.items():
             # runs of bare paragraphs are prose (trafilatura's domain), cells go by row, and a shorter run is
             # no group (`is_content_group`): its words need no counting
@@ -165,6 +168,50 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
             if link_words is not None and not _wrappers(items, sum(counts), groups):
                 groups.append(Group(parent, items, sum(counts), link_words))
     return groups[::-1]
+
+
+def _fold_marked(parent: HtmlElement, alike: dict[str, list[HtmlElement]]) -> None:
+    """Put back into its run the one item a script marked: scroll-spy's `<section class="active">` among bare
+    `<section>`s, a menu's `<li class="current item">` among `<li class="item">`s. Alone under its own signature,
+    an element joins the run of its tag whose first class it has (any class, for a run of the bare tag) and whose
+    items are all built as it is, of several child elements (the same ones, by signature: a page's
+    `<div class="footer">` after a bare header `<div>` and a bare body `<div>` is not one of them, nor a layout
+    table's footer row among its one-cell rows), so that the run's items are all there, in document order.
+
+    >>> from lxml.html import fromstring
+    >>> s = '<section{}><h2>{}</h2><p>Text</p></section>'
+    >>> t = fromstring('<div>' + s.format("", "a") + s.format(' class="active"', "b") + s.format("", "c")
+    ...                + '<section class="footer"><p>d</p><p>e</p></section></div>')
+    >>> alike = {"section": [t[0], t[2]], "section.active": [t[1]], "section.footer": [t[3]]}
+    >>> _fold_marked(t, alike)
+    >>> {sig: [el.text_content() for el in members] for sig, members in alike.items()}
+    {'section': ['aText', 'bText', 'cText'], 'section.footer': ['de']}
+    >>> li = '<li class="{}"><a href="/{}">{}</a><span>new</span></li>'
+    >>> t = fromstring('<ul>' + li.format("on item", "a", "a") + li.format("item", "b", "b")
+    ...                + li.format("item", "c", "c") + '<li>d</li></ul>')
+    >>> alike = {"li.on": [t[0]], "li.item": [t[1], t[2]], "li": [t[3]]}
+    >>> _fold_marked(t, alike)
+    >>> {sig: [el.text_content() for el in members] for sig, members in alike.items()}
+    {'li.item': ['anew', 'bnew', 'cnew'], 'li': ['d']}
+    """
+    for sig, members in list(alike.items()):
+        if len(members) != 1 or not (names := (members[0].get("class") or "").split()):
+            continue
+        tag, stems, shape = str(members[0].tag), {class_stem(n) for n in names}, _shape(members[0])
+        if len(shape) < MIN_SHAPE:
+            continue
+        for run, others in alike.items():
+            if run != sig and len(others) > 1 and others[0].tag == tag \
+                    and (run == tag or run[len(tag) + 1:] in stems) and all(_shape(o) == shape for o in others):
+                held = {*others, members[0]}
+                others[:] = [child for child in parent if child in held]
+                del alike[sig]
+                break
+
+
+def _shape(el: HtmlElement) -> list[str]:
+    """The signatures of an element's child elements, in order."""
+    return [_signature(child.tag, child.get("class")) for child in el if isinstance(child.tag, str)]
 
 
 def _wrappers(items: tuple[HtmlElement, ...], words: int, inner: list[Group]) -> bool:
