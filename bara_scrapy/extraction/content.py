@@ -359,17 +359,32 @@ def meta_contents(tree: HtmlElement, attribute: str, value: str) -> list[str]:
 
 def site_names(tree: HtmlElement, url: str) -> set[str]:
     """What the page calls its site: og:site_name, application-name, and the labels of links to the
-    site's root (the logo link of a header), as word sequences."""
+    site's root (the logo link of a header) or, by a relative `./` or `../`, to the section the page is in (a
+    section's name over its pages), as word sequences. `./` on `/install/` is the page itself (a docs theme's
+    current entry in its menu), not its site.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><a href="./">Installation</a><a href="..">Widget Docs</a><a href="#/">App</a></div>')
+    >>> sorted(site_names(t, "https://docs.example/install/")), sorted(site_names(t, ""))
+    ([' app ', ' widget docs '], [' app ', ' installation '])
+    >>> sorted(site_names(t, "https://example.org/views/points.php"))
+    [' app ', ' installation ', ' widget docs ']
+    """
     names = [*meta_contents(tree, "property", "og:site_name"), *meta_contents(tree, "name", "application-name")]
-    root = urljoin(url, "/") if url else "/"
-    bound = len(root.rstrip("/")) + 1  # a longer href without dot segments resolves to a longer URL than the root
+    root = (urljoin(url, "/") if url else "/").rstrip("/")
+    here = url.split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    bound = len(root) + 1  # a longer href without dot segments resolves to a longer URL than the root
     for a in tree.iter("a"):
         href = (a.get("href") or "").strip()
-        if href in ("/", "./", "#/", "/#/") or (url and (len(href.rstrip("/")) <= bound or href.startswith(".")
-                                                         or "/." in href)
-                                                and resolve(url, href).rstrip("/") == root.rstrip("/")):
-            names.append(a.text_content())
-            names.extend(str(v) for v in a.xpath(".//img/@alt"))
+        if href in ("/", "#/", "/#/") or (href == "./" and not url):
+            pass
+        elif not url or not (len(href.rstrip("/")) <= bound or href.startswith(".") or "/." in href):
+            continue
+        elif (target := resolve(url, href).rstrip("/")) != root and not (
+                href.startswith(".") and target != here and here.startswith(target + "/")):
+            continue
+        names.append(a.text_content())
+        names.extend(str(v) for v in a.xpath(".//img/@alt"))
     return {found for n in names if (found := _seq(n)).strip()}
 
 
