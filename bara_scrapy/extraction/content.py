@@ -196,10 +196,12 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
 
 
-def _without_orphans(blocks: list[Block]) -> list[Block]:
+def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozenset()) -> list[Block]:
     """Less the headings the frame added over nothing: the label of a section left out ("Suggested Topics" over
     a rail of other pages, "Related" over teasers), followed by no line before the next heading of its rank. A
-    card's title (a heading inside the card's link) is the card's content on its own.
+    card's title (a heading inside the card's link) is the card's content on its own, and the page's headline
+    (`headlines`, as `seq`s) heads the page, whatever rank its first section has (a blog theme's `<h2>` title
+    over the post's own `<h2>`s).
 
     >>> h = lambda t, n: Block("h", t, t, n, framed=True)
     >>> p = Block("p", "Body", "Body")
@@ -207,11 +209,14 @@ def _without_orphans(blocks: list[Block]) -> list[Block]:
     ['Title', 'Body']
     >>> [b.text for b in _without_orphans([h("Part", 2), h("Step", 3), p, h("Related", 2), h("Next", 2), p])]
     ['Part', 'Step', 'Body', 'Next', 'Body']
+    >>> [b.text for b in _without_orphans([h("FAQ", 2), h("Why", 2), p], {" faq "})]
+    ['FAQ', 'Why', 'Body']
     """
     out = []
     for n, b in enumerate(blocks):
         nxt = blocks[n + 1] if n + 1 < len(blocks) else None
-        if b.kind == "h" and b.framed and not b.carded and (nxt is None or (nxt.kind == "h" and nxt.level <= b.level)):
+        if b.kind == "h" and b.framed and not b.carded and (nxt is None or (nxt.kind == "h" and nxt.level <= b.level)) \
+                and b.seq not in headlines:
             continue
         out.append(b)
     return out
@@ -427,9 +432,19 @@ def _dropped(elements: Iterable[HtmlElement]) -> list[str]:
 
 
 def _without_template(blocks: list[Block], structured: list[Block], keys: list[bytes], parent: frozenset[bytes],
-                      body_words: int) -> list[Block]:
-    """`blocks` less the lines the parent shows at the same place (`template.py`), unless that leaves little."""
-    drop = template_lines(structured, keys, parent)
+                      body_words: int, headlines: AbstractSet[str] = frozenset()) -> list[Block]:
+    """`blocks` less the lines the parent shows at the same place (`template.py`), unless that leaves little. The
+    headline the document title names (`headlines`, as `seq`s) stays: a blog's index shows each post's title in
+    the markup the post heads its own page with.
+
+    >>> from bara_scrapy.extraction.template import fingerprint
+    >>> here = [Block("h", "Otters", "", 2, path="/article/h2"), Block("p", "Menu", "", path="/div"),
+    ...         Block("p", "They came back to the river this spring, all of them.", "", path="/article/p")]
+    >>> parent = fingerprint([key(b) for b in here[:2]])
+    >>> [b.text for b in _without_template(here, here, [key(b) for b in here], parent, 12, {" otters "})]
+    ['Otters', 'They came back to the river this spring, all of them.']
+    """
+    drop = template_lines(structured, keys, parent) - headlines
     if not drop:
         return blocks
     kept = [b for b in blocks if b.seq not in drop]
@@ -482,14 +497,16 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
-    blocks = _without_orphans(blocks)
+    headlines = {_seq(h.text_content()) for h in (titled, headline) if h is not None}
+    blocks = _without_orphans(blocks, headlines)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(_words(blocks), body_words):
         blocks, method = _body_blocks(body.text), "body"
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
-        blocks = _without_template(blocks, structured, keys, parent, body_words)
+        titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
+        blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)
     if few:  # in document order with the others
         order = {el: n for n, el in enumerate(structure.iter())}
         thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])

@@ -487,14 +487,28 @@ def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -
     headline whatever its level, even a link to the page itself (a forum thread's `<h2><a>Topic</a></h2>`,
     a blog theme's `<h1 class="entry-title"><a href=permalink>`).
 
+    A one-word heading is the headline only when it is all the title says but the site's name ("Installation -
+    Widget Blog"): a single word the title merely holds may be a section's label.
+
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><h1>Riverside Forum</h1><h2><a href="?t=7">Winter storage</a></h2></div>')
     >>> titled_heading(t, "Winter storage - Riverside Forum", {" riverside forum "}).text_content()
     'Winter storage'
+    >>> t = fromstring('<div><h1><a href="/">Widget Blog</a></h1><h3>Widget</h3>'
+    ...                '<h2><a href="i">Installation</a></h2></div>')
+    >>> titled_heading(t, "Widget Blog - Installation", {" widget blog "}).text_content()
+    'Installation'
+    >>> print(titled_heading(t, "Installation of the widget", {" widget blog "}))
+    None
     """
     wanted = seq(title)
-    if len(wanted.split()) < 2:
+    own = wanted
+    for name in sites:
+        own = own.replace(name, " ")
+    own = " ".join(own.split())
+    if len(wanted.split()) < 2 and not own:
         return None
     found = [(len(inner), h) for h in root.iter("h1", "h2", "h3")
-             if len((inner := seq(h.text_content())).split()) >= 2 and inner in wanted and inner not in sites]
+             if (inner := seq(h.text_content())).strip() and inner not in sites
+             and ((len(inner.split()) >= 2 and inner in wanted) or inner.strip() == own)]
     return max(found, key=lambda pair: pair[0])[1] if found else None

@@ -453,3 +453,39 @@ def test_a_section_a_script_marked_stays_in_its_run() -> None:
                  "Does the ledger work offline?", "Where are the logs?", "In the logs folder under LEDGER_HOME"):
         assert line in text
 
+
+def pelican_page(path: str, title: str, main: str) -> str:
+    """Pelican's `simple` theme: the blog's name in the page header, a post's title an `<h2>` permalink."""
+    return (f'<html><head><title>{title}</title></head><body><header><hgroup><h1><a href="./">Ledger Blog</a>'
+            '</h1></hgroup><nav><ul><li><a href="./category/guides.html">Guides</a></li></ul></nav></header>'
+            f'<main>{main}</main><footer>Proudly powered by <a href="https://getpelican.com/">Pelican</a>'
+            "</footer></body></html>")
+
+
+def post_header(slug: str, headline: str) -> str:
+    return (f'<header><h2><a href="./{slug}.html" rel="bookmark" title="Permalink to {headline}">{headline}</a>'
+            "</h2></header>")
+
+
+def test_a_blog_posts_headline_is_kept_over_sections_of_its_rank_and_beside_its_index() -> None:
+    """Pelican's `simple` theme heads a post with an `<h2>` permalink, over the post's own `<h2>` sections, and
+    its index lists every post in the same markup. The headline is the page's: kept though a section of its rank
+    follows it, kept though the index (the crawl parent) shows it at the same place, and kept when it is one word
+    ("Installation") that the document title names beside the blog's name."""
+    from bara_scrapy.extraction.template import decode
+
+    posts = {"faq": ("Frequently asked questions", "<h2>Does the ledger work offline?</h2><p>It does, and the "
+                     "remote archive catches up when the network comes back on the next morning.</p>"),
+             "install": ("Installation", "<p>Install the package with <code>pip install widget-ledger</code> "
+                         "and check the version afterwards.</p><h2>Configuration</h2><p>The atomic queue retries "
+                         "every cache before the parser caches it again, and the lazy cache stores it.</p>")}
+    listing = "".join(f'<article>{post_header(slug, head)}<p>Summary of {head.lower()} for the readers.</p>'
+                      f'<footer><p>Published: <time>Sat 14 November 2026</time></p></footer></article>'
+                      for slug, (head, _) in posts.items())
+    index = pelican_page("", "Ledger Blog", f"<h2>All articles</h2>{listing}")
+    parent = decode(page_content(index, "http://127.0.0.1:8000/").fingerprint)
+    for slug, (head, body) in posts.items():
+        html = pelican_page(slug, f"Ledger Blog - {head}", f"<article>{post_header(slug, head)}{body}</article>")
+        for inherited in (frozenset(), parent):
+            content = page_content(html, f"http://127.0.0.1:8000/{slug}.html", parent=inherited)
+            assert content.text.startswith(f"{head}\n"), (slug, content.text)
