@@ -52,7 +52,7 @@ from .missed import (
     site_rails,
     titled_heading,
 )
-from .template import encode, fingerprint, key, template_lines, title_key
+from .template import encode, fingerprint, key, listed, template_lines, title_key
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
@@ -141,13 +141,17 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     nowhere in the pruned tree (`structure`): small differences between trafilatura's text and
     the tree's (spacing around links, split lines) never cost a paragraph of the article.
     A marked block (in a missed group) or a table's header row above kept rows, missing
-    from trafilatura's text, goes just before the next block trafilatura kept.
+    from trafilatura's text, goes just before the next block trafilatura kept. A short heading is missing
+    unless trafilatura kept it as a line ("Tutorial" over "This tutorial builds…").
 
     >>> p = lambda t, m=False: Block("p", t, t, marked=m)
     >>> intro = "An intro of several words"
     >>> [b.text for b in merge([p(intro), p("Item one", True), p("Outro")], [p(intro), p("Outro"), p("Menu")],
     ...                        "Menu")]
     ['An intro of several words', 'Item one', 'Outro']
+    >>> [b.text for b in merge([Block("h", "Tutorial", "", 1, marked=True), p("This tutorial builds a ledger")],
+    ...                        [p("This tutorial builds a ledger")])]
+    ['Tutorial', 'This tutorial builds a ledger']
     """
     struct_seqs = [b.seq for b in structure]
     struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
@@ -164,7 +168,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     lost = kept_words - sum(n for n, keep in zip(kept_counts, held, strict=True) if keep)
     if lost > LOST_SHARE * kept_words and lost >= LOST_WORDS:  # the pruning took the article itself
         body, body_seqs = kept, kept_seqs  # (a <main> beside it, a wrapper named "sidebar")
-    kept_seq, index = joined_seq(kept_seqs), dict[str, int]()
+    kept_seq, kept_lines, index = joined_seq(kept_seqs), set(kept_seqs), dict[str, int]()
     for n, found in enumerate(body_seqs):
         index.setdefault(found, n)
     repeated = {found for found, n in Counter(struct_seqs).items() if n > 1}  # "Read more" under every card
@@ -186,7 +190,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
         framed = not (b.marked or header) and _frame_content(b)
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
-        if (b.marked or header or framed) and anchors[i] < 0 and found not in kept_seq:
+        if (b.marked or header or framed) and anchors[i] < 0 and not (
+                found in kept_lines if b.kind == "h" and len(found.split()) < SHORT_LINE_WORDS else found in kept_seq):
             out.extend(body[pos : following[i]])
             pos = max(pos, following[i])
             out.append(b)
@@ -451,6 +456,11 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     return blocks if _little(_words(kept), body_words) else kept
 
 
+def _own(structured: list[Block], keys: list[bytes], entries: str) -> list[bytes]:
+    """The keys of the blocks that are not in the page's entries of other pages (`template.listed`)."""
+    return [k for b, k in zip(structured, keys, strict=True) if not (entries and b.seq.strip() and b.seq in entries)]
+
+
 def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent: frozenset[bytes] = frozenset(),
             sites: frozenset[str] = frozenset(), comment_names: bool = True) -> _Chosen:
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
@@ -520,7 +530,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     # no headline: a view's own first heading names it, when the parent shows that the <title> is the site's
     named = headline if headline is not None or not parent else first_heading(structure, items, sites)
     return _Chosen(blocks, method, comments, " ".join(named.text_content().split()) if named is not None else "",
-                   encode(fingerprint([title_key(title), *keys])), chosen - len(blocks))
+                   encode(fingerprint([title_key(title), *_own(structured, keys, listed(structure, url, items))])),
+                   chosen - len(blocks))
 
 
 def page_content(html: str | bytes, url: str, body_text: str = "", parent: frozenset[bytes] = frozenset()) -> Content:

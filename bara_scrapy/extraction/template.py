@@ -13,16 +13,22 @@ took its parent. The seed has no parent: its text is decided by the page alone.
 A page's *fingerprint* is the set of its blocks' (place, words) digests, carried to its children
 encoded (`encode`) on their admission; the children's extraction drops the lines it names
 (`template_lines`), unless that would leave the page (almost) nothing: a page that repeats its parent
-(a print view, another sort order of the same list) keeps its text.
+(a print view, another sort order of the same list) keeps its text. The lines of the parent's entries of
+other pages (`listed`: a blog's index showing each post whole, under a heading that links to it) are those
+pages' content, not the template: the fingerprint leaves them out, so the post keeps them.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from .blocks import Block
+from lxml.html import HtmlElement
+
+from .blocks import Block, resolve, seq
+
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 DIGEST_BYTES = 6  # 48 bits: no collision to speak of among a page's few thousand blocks
 TITLE_PLACE = "<title>"  # the document title's place in a fingerprint (no block stands there)
@@ -49,6 +55,35 @@ def title_key(title: str) -> bytes:
     (True, False)
     """
     return key(Block("title", title, "", path=TITLE_PLACE))
+
+
+def listed(root: HtmlElement, url: str, items: Iterable[HtmlElement]) -> str:
+    """The `seq` of the page's entries of other pages, joined: each `<article>` and each item of a repeated group
+    (`items`) whose heading links to another page (a post's title on a blog's index, a card's). A heading's link to
+    the page itself (a permalink) or to a place in it (a "¶" anchor) makes no entry.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><article><h2><a href="/a">Otters</a></h2><p>They came back.</p></article>'
+    ...                '<article><h1><a href="/here">Here</a></h1><h2><a href="#why">¶</a>Why</h2><p>Own</p></article>'
+    ...                '<aside><p>Who is online</p></aside></main>')
+    >>> listed(t, "http://h/here", [])
+    ' otters they came back '
+    """
+    entries = []
+    for unit in (*root.iter("article"), *items):
+        for heading in unit.iter(*_HEADINGS):
+            if any(_elsewhere(a.get("href"), url) for a in heading.iter("a")):
+                entries.append(seq(" ".join(unit.itertext())).strip())  # words apart across blocks
+                break
+    return " " + " ".join(e for e in entries if e) + " " if entries else ""
+
+
+def _elsewhere(href: str | None, url: str) -> bool:
+    """Whether a link leads to a page other than `url`."""
+    href = (href or "").strip()
+    if not href or href.startswith(("#", "javascript:", "mailto:")):
+        return False
+    return resolve(url, href).split("#", 1)[0].rstrip("/") != url.split("#", 1)[0].rstrip("/")
 
 
 def fingerprint(keys: Sequence[bytes]) -> frozenset[bytes]:

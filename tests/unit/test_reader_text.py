@@ -489,3 +489,44 @@ def test_a_blog_posts_headline_is_kept_over_sections_of_its_rank_and_beside_its_
         for inherited in (frozenset(), parent):
             content = page_content(html, f"http://127.0.0.1:8000/{slug}.html", parent=inherited)
             assert content.text.startswith(f"{head}\n"), (slug, content.text)
+
+
+def hexo_article(slug: str, headline: str, body: str, linked: bool) -> str:
+    """Hexo's `landscape` theme: a post in an `<article class="h-entry">`, its headline a link on the index."""
+    title = f'<a class="p-name article-title" href="/2026/11/{slug}/">{headline}</a>' if linked else headline
+    return (f'<article id="post-{slug}" class="h-entry article article-type-post"><div class="article-meta">'
+            f'<a href="/2026/11/{slug}/" class="article-date"><time>2026-11-14</time></a></div>'
+            f'<div class="article-inner"><header class="article-header"><h1 itemprop="name">{title}</h1></header>'
+            f'<div class="e-content article-entry">{body}</div></div></article>')
+
+
+def hexo_page(title: str, main: str) -> str:
+    widget = ('<div class="widget-wrap"><h3 class="widget-title">Recent Posts</h3><div class="widget"><ul>'
+              '<li><a href="/2026/11/faq/">Frequently asked questions</a></li><li><a href="/2026/11/logs/">'
+              'Logs</a></li></ul></div></div>')
+    return (f'<html><head><title>{title}</title></head><body><div id="container"><header id="header"><h1 '
+            f'id="logo-wrap"><a href="/" id="logo">Ledger Blog</a></h1></header><div class="outer"><section '
+            f'id="main">{main}</section><aside id="sidebar">{widget}</aside></div><footer id="footer">&copy; 2026 '
+            "Ann Archivist. Powered by Hexo</footer></div></body></html>")
+
+
+def test_a_post_keeps_its_body_when_its_parent_shows_it_whole() -> None:
+    """A blog's index (Hexo's default) shows each post whole, in the markup of the post's own page: on the post,
+    those lines stand where the parent has them, yet they are the post's content, not the site's template. The
+    parent's entries of other pages (an article under a heading that links to one) are not its template."""
+    from bara_scrapy.extraction.template import decode
+
+    posts = [("faq", "Frequently asked questions", "<h2>Does the ledger work offline?</h2><p>It does, and the "
+              "remote archive catches up when the network comes back the next morning.</p><h2>Where are the logs?"
+              "</h2><p>In the logs folder under the ledger's home, one file for every day of the week.</p>"),
+             ("tutorial", "Tutorial", "<p>This tutorial builds a small ledger with three widgets and one remote "
+              "archive, then exports it.</p><p>After the code runs, the ledger holds one widget named gear and "
+              "its label, signed.</p>")]
+    index = hexo_page("Ledger Blog", "".join(hexo_article(s, h, b, linked=True) for s, h, b in posts))
+    parent = decode(page_content(index, "http://127.0.0.1:8000/").fingerprint)
+    for slug, headline, body in posts:
+        html = hexo_page(f"{headline} | Ledger Blog", hexo_article(slug, headline, body, linked=False))
+        url = f"http://127.0.0.1:8000/2026/11/{slug}/"
+        alone, inherited = page_content(html, url), page_content(html, url, parent=parent)
+        assert inherited.text == alone.text and inherited.template_lines == 0
+        assert alone.text.startswith(f"{headline}\n") and "Recent Posts" not in alone.text
