@@ -3,6 +3,7 @@
     scrapy bara-bench --sites 50 --out bench-out
     scrapy bara-bench --sites 3 --variants full,no_scroll --out /tmp/smoke
     scrapy bara-bench --sites 0 --corpus article-extraction-benchmark
+    scrapy bara-bench --sites 0 --generators all
     scrapy bara-bench --perf --perf-pages 300 --perf-concurrency 1,2,4,8,16 --out bench-out/perf
     scrapy bara-bench --perf-long 2000
 
@@ -28,6 +29,7 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.conf import arglist_to_dict
 
 from .corpus import CORPORA
+from .generators import GENERATORS
 from .perf.variants import BARA_SETTINGS, LADDER
 from .perf.variants import DEFAULT_VARIANTS as PERF_DEFAULT
 from .perf.variants import VARIANTS as PERF_VARIANTS
@@ -55,6 +57,9 @@ class Command(ScrapyCommand):
         parser.add_argument("--corpus", choices=[*CORPORA, "all"], default=None,
                             help="also score item text on a real-page corpus, beside trafilatura in the same run")
         parser.add_argument("--corpus-path", default=None, help="corpus directory (default $BARA_CORPORA/NAME)")
+        parser.add_argument("--generators", default="", metavar="NAMES",
+                            help=f"also build sites with real generators and score their text: 'all' or a "
+                                 f"comma-separated subset of {','.join(GENERATORS)}")
         perf = parser.add_argument_group("speed bench")
         perf.add_argument("--perf", action="store_true", help="run the speed bench instead of the quality bench")
         perf.add_argument("--perf-pages", type=int, default=300, help="pages of the speed site (default 300)")
@@ -79,12 +84,17 @@ class Command(ScrapyCommand):
         unknown = [v for v in variants if v not in VARIANTS]
         if unknown:
             raise UsageError(f"unknown variant(s) {', '.join(unknown)}; choose from {', '.join(VARIANTS)}")
+        generators = list(GENERATORS) if opts.generators == "all" else \
+            [g.strip() for g in opts.generators.split(",") if g.strip()]
+        if unknown := [g for g in generators if g not in GENERATORS]:
+            raise UsageError(f"unknown generator(s) {', '.join(unknown)}; choose from {', '.join(GENERATORS)}")
         if opts.sites < 0 or opts.parallel < 1:
             raise UsageError("--sites must be >= 0 and --parallel >= 1")
         main_sync(BenchOptions(
             sites=opts.sites, seed=opts.seed, out=Path(opts.out or "bench-out"), variants=variants,
             parallel=opts.parallel,
             corpus=opts.corpus, corpus_path=Path(opts.corpus_path) if opts.corpus_path else None,
+            generators=generators,
             settings=arglist_to_dict(opts.set or []),
         ))
 

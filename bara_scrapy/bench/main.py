@@ -6,6 +6,7 @@ happens in one process with the asyncio reactor.
 
 from __future__ import annotations
 
+import html
 import sys
 import time
 from collections.abc import Callable
@@ -34,6 +35,7 @@ class BenchOptions:
     parallel: int = 3
     corpus: str | None = None
     corpus_path: Path | None = None
+    generators: list[str] = field(default_factory=list)  # `generators.GENERATORS` names
     settings: dict[str, Any] = field(default_factory=dict)  # `-s NAME=VALUE`: every crawl; a variant's own win
 
 
@@ -125,6 +127,48 @@ async def run_corpus(opts: BenchOptions, print_line: Printer, name: str) -> dict
     return figures
 
 
+async def run_generators(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
+    """Build each installed generator's site (`generators.py`), crawl it with the defaults, score its text."""
+    import shutil
+
+    from .generators import GENERATORS, available, printed, score_generator, static_site
+    from .server import SiteServer
+
+    installed, missing = available(opts.generators)
+    if missing:
+        print_line(f"[generators] not installed, skipped: {', '.join(missing)} (pip install -r requirements.txt)")
+    figures: dict[str, Any] = {}
+    for name in installed:
+        generator, work = GENERATORS[name], opts.out / "generators" / name
+        shutil.rmtree(work, ignore_errors=True)
+        generator.build(work / "source", work / "site")
+        server = SiteServer(static_site(work / "site")).start()
+        try:
+            job = CrawlJob(f"generator-{name}", server.url("/"), {"max_depth": 2, "max_pages": 60},
+                           crawl_settings("full", opts.settings) | {"BARA_RENDER": "auto"})
+            (result,) = await run_jobs([job], opts.out / "items" / "generators", parallel=1)
+        finally:
+            server.stop()
+        figures[name] = score_generator(generator, result.items, printed(work / "site", generator.furniture))
+        got = figures[name]
+        print_line(f"[generators] {name}: {got['pages']}/{got['expected_pages']} content pages, key sentences "
+                   f"{got['recall']:.3f} of {got['key_sentences']}, titled {got['titled']}, furniture leaked "
+                   f"{len(got['furniture_leaked'])}/{got['furniture_planted']} in {result.seconds:.1f}s")
+    return figures
+
+
+def generators_markdown(figures: dict[str, Any]) -> str:
+    rows = ["| site (generator, theme) | content pages | key sentences found | titled by their headline "
+            "| furniture leaked | missed |", "| --- | --- | --- | --- | --- | --- |"]
+    for name, got in figures.items():
+        missed = "; ".join(got["missed"][:6]) + (" …" if len(got["missed"]) > 6 else "")
+        leaked = ", ".join(got["furniture_leaked"]) or "none"
+        rows.append(f"| {name} | {got['pages']}/{got['expected_pages']} | {got['recall']:.3f} of "
+                    f"{got['key_sentences']} | {got['titled']} | {leaked} of {got['furniture_planted']} "
+                    f"| {html.escape(missed) or '–'} |")
+    return "\n".join(rows)
+
+
 async def run_bench(opts: BenchOptions, print_line: Printer = print) -> dict[str, Path]:
     report: dict[str, Any] = {"meta": {}, "variants": {}}
     if opts.sites > 0 and opts.variants:
@@ -133,11 +177,16 @@ async def run_bench(opts: BenchOptions, print_line: Printer = print) -> dict[str
     if names:
         corpora = [await run_corpus(opts, print_line, name) for name in names]
         report.setdefault("meta", {})["corpus"] = corpora[0] if len(corpora) == 1 else corpora
+    generated = await run_generators(opts, print_line) if opts.generators else {}
+    if generated:
+        report.setdefault("meta", {})["generators"] = generated
     paths = write_report(report, opts.out)
-    if names:
+    if names or generated:
         with paths["md"].open("a", encoding="utf-8") as md:
-            for figures in corpora:
+            for figures in corpora if names else []:
                 md.write(f"\n## Real pages: {figures['corpus']}\n\n{corpus_markdown(figures)}\n")
+            if generated:
+                md.write(f"\n## Sites built by real generators\n\n{generators_markdown(generated)}\n")
     return paths
 
 

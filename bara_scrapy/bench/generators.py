@@ -1,0 +1,341 @@
+"""Sites that real site generators build from one content, crawled and scored: what the text keeps of it.
+
+The 50-site bench writes its own markup; real sites are written by generators and their themes. Here one
+small documentation-and-blog content (`PAGES`: paragraphs with inline code, a code block and the sentence after
+it, a note, a table, lists, a figure, FAQ answers holding links, a closing "Continue on to" line) is built by
+MkDocs (Material, and its own two themes), Sphinx through MyST (alabaster, Furo, Read the Docs, PyData) and
+Pelican (notmyidea, simple), each as its authors ship it, served as static files and crawled by the product
+with its defaults. Each page's key sentences are its blocks' plain text; the site's furniture is what the
+generator was told to print around every page (a copyright line, a tagline, a blogroll) and what its theme
+prints ("Skip to content", "Back to top", "Made with ..."). A generator that is not installed is skipped
+(`requirements.txt` pins them all).
+
+    scrapy bara-bench --sites 0 --generators all
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import mimetypes
+import re
+import struct
+import subprocess
+import sys
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .server import Site
+
+COPYRIGHT = "Copyright 2026 the Widget Ledger authors"
+TAGLINE = "Notes from the people who keep the widget ledger"
+BLOGROLL = "The Otter Survey Handbook"
+
+
+@dataclass(frozen=True)
+class Page:
+    slug: str
+    title: str
+    parts: tuple[tuple[str, Any], ...]  # (kind, body): p, h2, code, ul, ol, table, note, figure
+
+
+PAGES = (
+    Page("index", "Widget Ledger", (
+        ("p", "Widget Ledger keeps an exact record of every widget a team ships, from the first prototype to the "
+              "last spare part."),
+        ("ul", ("Fast lookups by `widget_id` in the ledger", "Signed exports that the auditors accept as they are",
+                "A plugin interface for remote archives and cold storage buckets")),
+        ("p", "The ledger never rewrites history: a correction is a new entry that points at the one it corrects."),
+        ("p", "Continue on to [Installation](install.md) to set it up."),
+    )),
+    Page("install", "Installation", (
+        ("p", "Install the package with `pip install widget-ledger` and check the version with `ledger --version` "
+              "afterwards."),
+        ("code", "pip install widget-ledger\nledger --version"),
+        ("p", "The alias `Schema` was chosen because the parser reads the whole file before it validates anything."),
+        ("note", "The cold cache is created on the first run and never shared between two users."),
+        ("h2", "Configuration"),
+        ("p", "Two settings matter on a new machine, and both can be left alone on a laptop."),
+        ("table", (("Setting", "Default", "Meaning"),
+                   (("`LEDGER_HOME`", "`~/.ledger`", "Where the signed archive lives"),
+                    ("`LEDGER_WORKERS`", "4", "How many workers merge the batches")))),
+        ("p", "Continue on to [the tutorial](tutorial.md) for a first ledger."),
+    )),
+    Page("tutorial", "Tutorial", (
+        ("p", "This tutorial builds a small ledger with three widgets and one remote archive."),
+        ("ol", ("Create the ledger with `ledger init demo` in an empty folder",
+                "Add three widgets with `ledger add` and a short label for each",
+                "Export the ledger and compare the signed digest with the archive's")),
+        ("code", "from ledger import Ledger\nbook = Ledger('demo')\nbook.add('gear', label='Gear')"),
+        ("p", "After the code above runs, the ledger holds one widget named gear and its label."),
+        ("h2", "Remote archives"),
+        ("p", "A remote archive receives every signed batch once, and answers with the digest it computed."),
+        ("figure", "The remote archive receives a signed copy of every batch"),
+        ("p", "When the two digests differ, the batch is sent again and the mismatch is logged."),
+    )),
+    Page("reference", "API reference", (
+        ("p", "The `Ledger` class is the only entry point most programs need."),
+        ("h2", "Ledger.add"),
+        ("p", "`add(name, label=None)` stores a widget and returns its numeric identifier."),
+        ("h2", "Ledger.export"),
+        ("p", "`export(path, signed=True)` writes the archive and returns the digest of the signed file."),
+        ("note", "Exports are atomic: a partial file is never left behind when the disk fills up."),
+    )),
+    Page("faq", "Frequently asked questions", (
+        ("h2", "Can two users share one ledger?"),
+        ("p", "Yes, as long as each user signs with their own key; see [the reference](reference.md) for the "
+              "export options."),
+        ("h2", "Does the ledger work offline?"),
+        ("p", "It does, and the remote archive catches up when the network comes back."),
+        ("h2", "Where are the logs?"),
+        ("p", "In the `logs` folder under `LEDGER_HOME`, one file per day."),
+    )),
+)
+
+
+def plain(text: str) -> str:
+    """A Markdown line as a reader sees it: link labels, no code ticks or emphasis.
+
+    >>> plain("Run `ledger` and see [the reference](reference.md).")
+    'Run ledger and see the reference.'
+    """
+    return re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", text).replace("`", "").replace("*", "")
+
+
+def key_sentences(page: Page) -> list[str]:
+    """What a reader of the page sees as its content, one string each: the headline and every block (a code
+    block by its lines, a table by its body cells).
+
+    >>> key_sentences(PAGES[2])[:3], key_sentences(PAGES[2])[5:8]
+    (['Tutorial', 'This tutorial builds a small ledger with three widgets and one remote archive.', \
+'Create the ledger with ledger init demo in an empty folder'], \
+['from ledger import Ledger', "book = Ledger('demo')", "book.add('gear', label='Gear')"])
+    """
+    keys = [page.title]
+    for kind, body in page.parts:
+        if kind in ("ul", "ol"):
+            keys += [plain(item) for item in body]
+        elif kind == "table":
+            keys += [plain(cell) for row in body[1] for cell in row]
+        elif kind == "code":
+            keys += body.splitlines()
+        else:
+            keys.append(plain(body))
+    return keys
+
+
+def markdown(page: Page, note: Callable[[str], str], link: Callable[[str], str], image: str) -> str:
+    """The page in Markdown, with a generator's note syntax (`note`), page links (`link`: "install" -> href)
+    and the figure's image path."""
+    out = [f"# {page.title}", ""]
+    for kind, body in page.parts:
+        if kind == "p":
+            out += [re.sub(r"\]\((\w+)\.md\)", lambda m: f"]({link(m.group(1))})", body), ""]
+        elif kind == "h2":
+            out += [f"## {body}", ""]
+        elif kind == "code":
+            out += ["```python", body, "```", ""]
+        elif kind in ("ul", "ol"):
+            out += [f"{'-' if kind == 'ul' else f'{n}.'} {item}" for n, item in enumerate(body, 1)] + [""]
+        elif kind == "table":
+            head, rows = body
+            out += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+            out += ["| " + " | ".join(row) + " |" for row in rows] + [""]
+        elif kind == "note":
+            out += [note(body), ""]
+        elif kind == "figure":
+            out += [f"![{body}]({image})", "", f"*{body}*", ""]
+    return "\n".join(out)
+
+
+def png(path: Path) -> None:
+    """A small valid PNG (the figure)."""
+    width = height = 40
+    raw = b"".join(b"\x00" + b"\x80\x40\x20" * width for _ in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def _run(*args: str, cwd: Path | None = None) -> None:
+    done = subprocess.run([sys.executable, "-m", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(args[:2])} failed: {done.stderr.strip()[-2000:]}")
+
+
+def build_mkdocs(theme: str, src: Path, out: Path) -> None:
+    docs = src / "docs"
+    docs.mkdir(parents=True)
+    for page in PAGES:
+        text = markdown(page, lambda body: f"!!! note\n    {body}", lambda slug: f"{slug}.md", f"{page.slug}.png")
+        (docs / f"{page.slug}.md").write_text(text, encoding="utf-8")
+        png(docs / f"{page.slug}.png")
+    nav = "\n".join(f"  - '{page.title}': {page.slug}.md" for page in PAGES)
+    extensions = "[admonition, tables, attr_list, pymdownx.superfences]" if theme == "material" else \
+        "[admonition, tables, attr_list]"
+    (src / "mkdocs.yml").write_text(
+        f"site_name: Widget Ledger Docs\nsite_description: {TAGLINE}\ntheme:\n  name: {theme}\n"
+        f"nav:\n{nav}\nmarkdown_extensions: {extensions}\ncopyright: {COPYRIGHT}\n", encoding="utf-8")
+    _run("mkdocs", "build", "--quiet", "--config-file", str(src / "mkdocs.yml"), "--site-dir", str(out))
+
+
+def build_sphinx(theme: str, src: Path, out: Path) -> None:
+    src.mkdir(parents=True)
+    for page in PAGES:
+        text = markdown(page, lambda body: f"```{{note}}\n{body}\n```", lambda slug: f"{slug}.md",
+                        f"{page.slug}.png")
+        if page.slug == "index":
+            text += "\n```{toctree}\n:hidden:\n\n" + "\n".join(p.slug for p in PAGES[1:]) + "\n```\n"
+        (src / f"{page.slug}.md").write_text(text, encoding="utf-8")
+        png(src / f"{page.slug}.png")
+    (src / "conf.py").write_text(
+        f"project = 'Widget Ledger'\ncopyright = '{COPYRIGHT.removeprefix('Copyright ')}'\n"
+        f"extensions = ['myst_parser']\nhtml_theme = '{theme}'\nsource_suffix = {{'.md': 'markdown'}}\n"
+        f"html_title = 'Widget Ledger documentation'\n", encoding="utf-8")
+    _run("sphinx", "-q", "-b", "html", str(src), str(out))
+
+
+def build_pelican(theme: str, src: Path, out: Path) -> None:
+    content = src / "content"
+    (content / "images").mkdir(parents=True)
+    for n, page in enumerate(PAGES):
+        body = markdown(page, lambda text: f"> {text}", lambda slug: f"{{filename}}/{slug}.md",
+                        f"{{static}}/images/{page.slug}.png").split("\n", 2)[2]
+        png(content / "images" / f"{page.slug}.png")
+        slug = "welcome" if page.slug == "index" else page.slug  # the blog's index is index.html
+        (content / f"{page.slug}.md").write_text(
+            f"Title: {page.title}\nDate: 2026-11-{10 + n:02d} 10:00\nCategory: Guides\nTags: ledger, widgets\n"
+            f"Slug: {slug}\nAuthor: Ann Archivist\nSummary: {summary(page)}\n\n{body}", encoding="utf-8")
+    (src / "pelicanconf.py").write_text(
+        f"AUTHOR = 'Ann Archivist'\nSITENAME = 'Widget Ledger Blog'\nSITESUBTITLE = '{TAGLINE}'\nSITEURL = ''\n"
+        f"PATH = 'content'\nTIMEZONE = 'UTC'\nDEFAULT_LANG = 'en'\nSTATIC_PATHS = ['images']\nTHEME = '{theme}'\n"
+        f"LINKS = (('{BLOGROLL}', 'https://otters.example/'),)\nDEFAULT_PAGINATION = False\nRELATIVE_URLS = True\n"
+        "FEED_ALL_ATOM = None\nCATEGORY_FEED_ATOM = None\nAUTHOR_FEED_ATOM = None\nAUTHOR_FEED_RSS = None\n",
+        encoding="utf-8")
+    _run("pelican", "--quiet", str(content), "--output", str(out), "--settings", str(src / "pelicanconf.py"))
+
+
+def summary(page: Page) -> str:
+    return f"What the {page.title.lower()} page says, in a sentence for the blog's readers."
+
+
+@dataclass(frozen=True)
+class Generator:
+    name: str
+    module: str  # what must be importable
+    build: Callable[[Path, Path], None]  # (source dir, output dir)
+    blog: bool = False  # pages are posts: /<slug>.html, the home page lists them
+    furniture: tuple[str, ...] = ()  # what the theme prints around every page
+
+
+def _theme(build: Callable[[str, Path, Path], None], theme: str) -> Callable[[Path, Path], None]:
+    return lambda src, out: build(theme, src, out)
+
+
+GENERATORS = {g.name: g for g in (
+    Generator("mkdocs-material", "material", _theme(build_mkdocs, "material"), furniture=(
+        COPYRIGHT, "Skip to content", "Initializing search", "Table of contents", "Material for MkDocs")),
+    Generator("mkdocs-readthedocs", "mkdocs", _theme(build_mkdocs, "readthedocs"), furniture=(
+        COPYRIGHT, "Built with MkDocs", "using a theme provided by Read the Docs", "« Previous", "Next »")),
+    Generator("mkdocs", "mkdocs", _theme(build_mkdocs, "mkdocs"), furniture=(
+        COPYRIGHT, "Documentation built with MkDocs", "From here you can search these documents",
+        "Keyboard Shortcuts", "Open this help")),
+    Generator("sphinx-alabaster", "myst_parser", _theme(build_sphinx, "alabaster"), furniture=(
+        COPYRIGHT, "Related Topics", "Documentation overview", "Powered by Sphinx", "Page source", "Quick search")),
+    Generator("sphinx-furo", "furo", _theme(build_sphinx, "furo"), furniture=(
+        COPYRIGHT, "Skip to content", "Back to top", "View this page", "Made with Sphinx", "On this page",
+        "Light mode")),
+    Generator("sphinx-rtd", "sphinx_rtd_theme", _theme(build_sphinx, "sphinx_rtd_theme"), furniture=(
+        COPYRIGHT, "View page source", "Built with Sphinx using a theme provided by Read the Docs")),
+    Generator("sphinx-pydata", "pydata_sphinx_theme", _theme(build_sphinx, "pydata_sphinx_theme"), furniture=(
+        COPYRIGHT, "Skip to main content", "Back to top", "System Settings", "Section Navigation", "On this page",
+        "Show Source", "Created using Sphinx", "PyData Sphinx Theme")),
+    Generator("pelican-notmyidea", "pelican", _theme(build_pelican, "notmyidea"), blog=True, furniture=(
+        TAGLINE, BLOGROLL, "Proudly powered by Pelican", "which takes great advantage of Python",
+        "The theme is by Smashing Magazine")),
+    Generator("pelican-simple", "pelican", _theme(build_pelican, "simple"), blog=True, furniture=(
+        TAGLINE, BLOGROLL, "Proudly powered by Pelican", "which takes great advantage of Python")),
+)}
+
+
+def available(names: list[str]) -> tuple[list[str], list[str]]:
+    """(installed, missing) among `names`."""
+    installed = [n for n in names if importlib.util.find_spec(GENERATORS[n].module) is not None]
+    return installed, [n for n in names if n not in installed]
+
+
+def static_site(root: Path) -> Site:
+    """Every file under `root` at its path, `index.html` also at its directory's path."""
+    site = Site()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = "/" + path.relative_to(root).as_posix()
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        kind += "; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else ""
+        site.add(rel, path.read_bytes(), content_type=kind)
+        if path.name == "index.html":
+            site.add(rel.removesuffix("index.html"), path.read_bytes(), content_type=kind)
+    site.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+    return site
+
+
+def page_of(path: str, blog: bool) -> str | None:
+    """The content page a URL path shows (a `PAGES` slug, "blog" for a blog's index), None for others (tag,
+    category, search and index pages).
+
+    >>> page_of("/install/", False), page_of("/faq.html", False), page_of("/", True), page_of("/welcome.html", True)
+    ('install', 'faq', 'blog', 'index')
+    """
+    name = path.strip("/").removesuffix(".html").removesuffix("/index") or "index"
+    if blog:
+        name = {"index": "blog", "welcome": "index"}.get(name, name)
+    return name if name == "blog" or any(p.slug == name for p in PAGES) else None
+
+
+def printed(root: Path, furniture: tuple[str, ...]) -> tuple[str, ...]:
+    """The furniture strings the built site's HTML prints (as text, outside tags): only those can leak."""
+    from lxml.html import fromstring
+
+    pages = " ".join(_words(" ".join(fromstring(path.read_bytes()).itertext()))
+                     for path in sorted(root.rglob("*.html")) if path.stat().st_size)
+    return tuple(f for f in furniture if _words(f) in pages)
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
+def score_generator(generator: Generator, items: list[dict[str, Any]], furniture: tuple[str, ...]) -> dict[str, Any]:
+    """Key-sentence recall over the content pages, the share of them titled by their own headline, and which of
+    the planted and theme `furniture` the site prints is found in any page's text (with what was missed or
+    leaked, for the report)."""
+    keys = {p.slug: key_sentences(p) for p in PAGES}
+    keys["blog"] = [p.title for p in PAGES] + [summary(p) for p in PAGES[:-1]]  # the newest is shown whole
+    titles = {p.slug: p.title for p in PAGES}
+    found = total = titled = pages = 0
+    missed: list[str] = []
+    leaked: set[str] = set()
+    seen: set[str] = set()
+    code = {line for p in PAGES for kind, body in p.parts if kind == "code" for line in body.splitlines()}
+    for item in items:
+        text, raw = _words(item.get("text", "")), item.get("text", "")
+        leaked |= {f for f in furniture if _words(f) in text}
+        slug = page_of(item["url"].split("/", 3)[3].split("?")[0] if item["url"].count("/") >= 3 else "/",
+                       generator.blog)
+        if slug is None or slug in seen:
+            continue
+        seen.add(slug)
+        pages += 1
+        wanted = keys[slug]
+        lost = [k for k in wanted if (k not in raw if k in code else _words(k) not in text)]  # code: as written
+        found, total = found + len(wanted) - len(lost), total + len(wanted)
+        missed += [f"{slug}: {k}" for k in lost]
+        titled += slug == "blog" or _words(titles[slug]) in _words(item.get("title", ""))
+    expected = len(PAGES) + generator.blog
+    return {"pages": pages, "expected_pages": expected, "recall": round(found / max(total, 1), 4),
+            "key_sentences": total, "titled": f"{titled}/{pages}", "missed": missed,
+            "furniture_leaked": sorted(leaked), "furniture_planted": len(furniture)}
