@@ -212,14 +212,17 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     inner = set(items)
     found = [_thread(el.getparent(), (el,)) for el in items
              if not any(a in inner for a in el.iterancestors())]  # a reply goes with its comment
-    authors = [el for el in candidates if _comment_author_mark(el) and free(el)
-               and not any(a in inner for a in el.iterancestors())]
+    marks = [el for el in candidates if _comment_author_mark(el) and free(el)
+             and not any(a in inner for a in el.iterancestors())]
+    outer = set(marks)
+    authors = [el for el in marks if not any(a in outer for a in el.iterancestors())]  # a name inside the byline
     if len(authors) >= 2:
         chains = [[el, *el.iterancestors()] for el in authors]
         common = next((a for a in chains[0] if all(a in chain for chain in chains[1:])), None)
-        cards = [next(c for c in chain if c.getparent() is common) for chain in chains] if common is not None else []
-        if cards and len(set(cards)) == len(cards) and len({signature(c) for c in cards}) == 1 \
-                and all(_comment(c) for c in cards):
+        cards = [next((c for c in chain if c.getparent() is common), None) for chain in chains] \
+            if common is not None else []
+        if cards and None not in cards and len(set(cards)) == len(cards) and len({signature(c) for c in cards}) == 1 \
+                and all(_comment(c) for c in cards if c is not None):
             found.append(_thread(common, tuple(cards)))
     elif len(authors) == 1 and kept:
         card = _lone_card(root, authors[0], kept)

@@ -530,3 +530,38 @@ def test_a_post_keeps_its_body_when_its_parent_shows_it_whole() -> None:
         alone, inherited = page_content(html, url), page_content(html, url, parent=parent)
         assert inherited.text == alone.text and inherited.template_lines == 0
         assert alone.text.startswith(f"{headline}\n") and "Recent Posts" not in alone.text
+
+
+def spirit_post(n: int, who: str, text: str) -> str:
+    """A post of a Spirit forum thread (Django): the author's name in `comment__info__username`, which also holds
+    an empty `comment__info__username__realname`: two author marks, one inside the other."""
+    return (f'<div class="comments_list__comment js-comment" id="c{n}"><div class="comment__img"><div class="'
+            f'comment__img__avatar no-pic">{who[0].upper()}</div></div><div class="comment__info"><div class="'
+            f'comment__info__username"><a class="comment__info__username__link" href="/user/{n}/{who}/"><span>'
+            f'{who}</span></a><div class="comment__info__username__realname"></div></div><ul class="comment__info'
+            f'__date"><li>19 Nov</li></ul></div><div class="comment__text js-comment-text"><p>{text}</p></div></div>')
+
+
+def spirit_page(title: str, main: str) -> str:
+    return (f'<html><head><title>{title} - Spirit</title></head><body><div class="spirit"><div class="layout">'
+            '<header class="layout__header"><div class="header__logo_wrapper"><a class="header__logo" href="/">'
+            'Spirit</a></div><a class="header__login" href="/user/login/?next=/">Log in</a></header>'
+            f'<div class="layout__article">{main}</div></div></div></body></html>')
+
+
+def test_a_forum_thread_of_one_or_two_posts_keeps_posts_and_authors() -> None:
+    """A Spirit thread of one post, and of a post and one reply: too few posts for a run, found by their
+    author marks, nested as the forum nests them (once a crash that left the page to its whole body text, menus
+    included)."""
+    posts = [("heron", "My mahogany tiller turns grey after a single summer on the mooring, whatever I try."),
+             ("wren", "A two-part polyurethane has lasted three seasons on my own coamings without any peeling.")]
+    for count in (1, 2):
+        thread = "".join(spirit_post(n, who, text) for n, (who, text) in enumerate(posts[:count], 1))
+        html = spirit_page("Which varnish holds up best in salt spray", '<div class="topic__head"><h1 class="'
+                           'topic__head__title">Which varnish holds up best in salt spray</h1></div><div class="'
+                           f'comments"><div class="comments_list">{thread}</div></div>')
+        content = page_content(html, "http://127.0.0.1:8000/topic/2/which-varnish/")
+        assert content.method != "body" and "Log in" not in content.text
+        assert content.text.startswith("Which varnish holds up best in salt spray\n")
+        assert [(c.author, c.text.split("\n")[-1]) for c in content.comments] == posts[:count]
+
