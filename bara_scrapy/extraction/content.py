@@ -76,6 +76,7 @@ SHINGLE = 4  # words: a run this long found in the furniture is the furniture's
 LOST_SHARE = 0.3  # furniture may take this much of trafilatura's words; more (and a paragraph's worth,
 LOST_WORDS = 100  # not a related box beside a short list), and the pruning took the article: keep trafilatura's
 
+DUMP_SHARE = 0.9  # one line of this much of the body's words is the body, not a paragraph of it
 FRAME_LINE_WORDS = 6  # shorter lines of an article frame are bylines, dates, credits and labels ("1 comment")
 FRAME_HEADING_WORDS = 2
 DATELINE_SHARE = 3  # a line a third of whose words are numbers
@@ -456,6 +457,12 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     return blocks if _little(_words(kept), body_words) else kept
 
 
+def _dump(blocks: list[Block], body_words: int) -> bool:
+    """Whether trafilatura's broader pass gave the whole page as one line: its last resort (`baseline`, the body's
+    text), menus and all, on a page of no paragraphs (a forum's list of topics)."""
+    return len(blocks) == 1 and blocks[0].words >= DUMP_SHARE * body_words
+
+
 def _own(structured: list[Block], keys: list[bytes], entries: str) -> list[bytes]:
     """The keys of the blocks that are not in the page's entries of other pages (`template.listed`)."""
     return [k for b, k in zip(structured, keys, strict=True) if not (entries and b.seq.strip() and b.seq in entries)]
@@ -473,7 +480,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     if _little(kept_words, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
         broader_words = _outside_words(broader, furniture)  # a short page's mega-menu is no more content
-        if broader_words >= BROADER_FACTOR * kept_words:
+        if broader_words >= BROADER_FACTOR * kept_words and not _dump(broader, body_words):
             blocks = broader
             kept_words = _words(blocks)
     kept_seq = joined_seq(b.seq for b in blocks)

@@ -565,3 +565,18 @@ def test_a_forum_thread_of_one_or_two_posts_keeps_posts_and_authors() -> None:
         assert content.text.startswith("Which varnish holds up best in salt spray\n")
         assert [(c.author, c.text.split("\n")[-1]) for c in content.comments] == posts[:count]
 
+
+def test_a_list_of_topics_without_paragraphs_is_its_lines_not_the_body() -> None:
+    """A forum's list of topics (Spirit's home) has no paragraph: trafilatura's broader pass gives the whole body
+    as one line (its last resort), header and all. The page is its rows, a line each, and not its header."""
+    rows = [("Keeping slugs away from young lettuce seedlings", "Gardening", 4),
+            ("Tomatoes splitting after heavy summer rain", "Gardening", 3),
+            ("Which varnish holds up best in salt spray", "Boats and Sailing", 2)]
+    topics = "".join(f'<div class="layout__topics__topic js-clickable-area"><div class="topic__title"><a class="'
+                     f'topic__link" href="/topic/{n}/t/">{t}</a></div><div class="topic__category"><a href="/c/">'
+                     f'{c}</a></div><div class="topic__comments">{k}</div><div class="topic__date">{n} Nov</div>'
+                     "</div>" for n, (t, c, k) in enumerate(rows, 1))
+    content = page_content(spirit_page("Latest active topics", f'<div class="layout__topics">{topics}</div>'),
+                           "http://127.0.0.1:8000/")
+    lines = content.text.split("\n")
+    assert all(title in lines for title, _, _ in rows) and "Log in" not in content.text
