@@ -10,6 +10,10 @@ generator was told to print around every page (a copyright line, a tagline, a bl
 prints ("Skip to content", "Back to top", "Made with ..."). A generator that is not installed is skipped
 (`requirements.txt` pins them all).
 
+An application that needs a server and a database is kept as a mirror instead (`mirrors/<name>`: its pages as
+an anonymous visitor fetched them, and a `truth.json` of each page's key sentences and the furniture it
+prints): `spirit-forum` is a Spirit forum (Django) with categories, topics of none to four replies and profiles.
+
     scrapy bara-bench --sites 0 --generators all
 """
 
@@ -231,6 +235,29 @@ class Generator:
     build: Callable[[Path, Path], None]  # (source dir, output dir)
     blog: bool = False  # pages are posts: /<slug>.html, the home page lists them
     furniture: tuple[str, ...] = ()  # what the theme prints around every page
+    mirror: str = ""  # a committed copy of an application's pages (`MIRRORS`/<mirror>), not a build of `PAGES`
+
+
+MIRRORS = Path(__file__).parent / "mirrors"
+
+
+def _copy_mirror(name: str) -> Callable[[Path, Path], None]:
+    """A mirror's "build": its committed pages, copied (`mirrors/<name>/site`)."""
+    import shutil
+
+    def copy(src: Path, out: Path) -> None:
+        shutil.copytree(MIRRORS / name / "site", out)
+
+    return copy
+
+
+def mirror_truth(name: str) -> dict[str, Any]:
+    """A mirror's `truth.json`: the software it shows, the furniture its pages print, each page's key sentences
+    by URL path."""
+    import json
+
+    truth: dict[str, Any] = json.loads((MIRRORS / name / "truth.json").read_text(encoding="utf-8"))
+    return truth
 
 
 def _theme(build: Callable[[str, Path, Path], None], theme: str) -> Callable[[Path, Path], None]:
@@ -260,6 +287,8 @@ GENERATORS = {g.name: g for g in (
         "The theme is by Smashing Magazine")),
     Generator("pelican-simple", "pelican", _theme(build_pelican, "simple"), blog=True, furniture=(
         TAGLINE, BLOGROLL, "Proudly powered by Pelican", "which takes great advantage of Python")),
+    Generator("spirit-forum", "lxml", _copy_mirror("spirit-forum"), mirror="spirit-forum",
+              furniture=tuple(mirror_truth("spirit-forum")["furniture"])),
 )}
 
 
@@ -309,13 +338,23 @@ def _words(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
-def score_generator(generator: Generator, items: list[dict[str, Any]], furniture: tuple[str, ...]) -> dict[str, Any]:
-    """Key-sentence recall over the content pages, the share of them titled by their own headline, and which of
-    the planted and theme `furniture` the site prints is found in any page's text (with what was missed or
-    leaked, for the report)."""
+def expected(generator: Generator) -> tuple[dict[str, list[str]], dict[str, str], Callable[[str], str | None]]:
+    """What a site's pages hold: key sentences by page, the page's own headline where one is known, and the page a
+    URL path shows (None for the others: tags, archives, search)."""
+    if generator.mirror:
+        pages: dict[str, list[str]] = mirror_truth(generator.mirror)["pages"]
+        return pages, {}, lambda path: path if path in pages else None
     keys = {p.slug: key_sentences(p) for p in PAGES}
-    keys["blog"] = [p.title for p in PAGES] + [summary(p) for p in PAGES[:-1]]  # the newest is shown whole
-    titles = {p.slug: p.title for p in PAGES}
+    if generator.blog:  # the index lists the posts, the newest whole
+        keys["blog"] = [p.title for p in PAGES] + [summary(p) for p in PAGES[:-1]]
+    return keys, {p.slug: p.title for p in PAGES}, lambda path: page_of(path, generator.blog)
+
+
+def score_generator(generator: Generator, items: list[dict[str, Any]], furniture: tuple[str, ...]) -> dict[str, Any]:
+    """Key-sentence recall over the content pages, the share of them titled by their own headline (where the
+    truth knows it), and which of the planted and theme `furniture` the site prints is found in any page's text
+    (with what was missed or leaked, for the report)."""
+    keys, titles, locate = expected(generator)
     found = total = titled = pages = 0
     missed: list[str] = []
     leaked: set[str] = set()
@@ -324,18 +363,16 @@ def score_generator(generator: Generator, items: list[dict[str, Any]], furniture
     for item in items:
         text, raw = _words(item.get("text", "")), item.get("text", "")
         leaked |= {f for f in furniture if _words(f) in text}
-        slug = page_of(item["url"].split("/", 3)[3].split("?")[0] if item["url"].count("/") >= 3 else "/",
-                       generator.blog)
-        if slug is None or slug in seen:
+        page = locate("/" + item["url"].split("/", 3)[3].split("?")[0] if item["url"].count("/") >= 3 else "/")
+        if page is None or page in seen:
             continue
-        seen.add(slug)
+        seen.add(page)
         pages += 1
-        wanted = keys[slug]
+        wanted = keys[page]
         lost = [k for k in wanted if (k not in raw if k in code else _words(k) not in text)]  # code: as written
         found, total = found + len(wanted) - len(lost), total + len(wanted)
-        missed += [f"{slug}: {k}" for k in lost]
-        titled += slug == "blog" or _words(titles[slug]) in _words(item.get("title", ""))
-    expected = len(PAGES) + generator.blog
-    return {"pages": pages, "expected_pages": expected, "recall": round(found / max(total, 1), 4),
+        missed += [f"{page}: {k}" for k in lost]
+        titled += page not in titles or _words(titles[page]) in _words(item.get("title", ""))
+    return {"pages": pages, "expected_pages": len(keys), "recall": round(found / max(total, 1), 4),
             "key_sentences": total, "titled": f"{titled}/{pages}", "missed": missed,
             "furniture_leaked": sorted(leaked), "furniture_planted": len(furniture)}

@@ -1,6 +1,7 @@
-"""`scrapy bara-bench --sites 0 --generators all`: sites that MkDocs, Sphinx and Pelican build from one content
-(`bench/generators.py`), crawled with the defaults: every key sentence of every content page is in its `text`
-(code as written), every page is titled by its own headline, and none of the furniture the site prints leaks.
+"""`scrapy bara-bench --sites 0 --generators all`: sites that MkDocs, Sphinx and Pelican build from one content,
+and a Spirit forum's pages (`bench/generators.py`), crawled with the defaults: every key sentence of every content
+page is in its `text` (code as written), every page is titled by its own headline, and none of the furniture the
+site prints leaks, but for the cases named below.
 
 The generators are pinned in requirements.txt; on a machine without one, its site is skipped with a line
 saying so, and this test skips when none is installed."""
@@ -21,6 +22,10 @@ pytestmark = pytest.mark.browser
 # Pelican's notmyidea theme prints the newest post whole in an <aside id="featured"> of its index: a landmark
 # that says "not the page's own", which bara_scrapy follows; the post is crawled on its own page, whole.
 KNOWN = {"pelican-notmyidea": ["blog: Frequently asked questions"]}
+# A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
+# the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
+# nothing), its pager "Page 1 of 1" with them.
+KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"]}
 
 
 @pytest.fixture(scope="module")
@@ -44,5 +49,6 @@ def test_every_generated_site_keeps_its_text_and_leaves_its_furniture(
     for name, got in figures.items():
         assert got["pages"] == got["expected_pages"], name
         assert got["missed"] == KNOWN.get(name, []), name
-        assert got["furniture_planted"] >= 2 and got["furniture_leaked"] == [], name  # printed: it could leak
+        assert got["furniture_planted"] >= 2, name  # what the site prints: it could leak
+        assert got["furniture_leaked"] == KNOWN_LEAKS.get(name, []), name
         assert got["titled"] == f"{got['pages']}/{got['pages']}", name
