@@ -131,7 +131,7 @@ async def run_generators(opts: BenchOptions, print_line: Printer) -> dict[str, A
     """Build each installed generator's site (`generators.py`), crawl it with the defaults, score its text."""
     import shutil
 
-    from .generators import GENERATORS, available, printed, score_generator, static_site
+    from .generators import GENERATORS, available, printed, score_generator, site_furniture, static_site
     from .server import SiteServer
 
     installed, missing = available(opts.generators)
@@ -149,7 +149,7 @@ async def run_generators(opts: BenchOptions, print_line: Printer) -> dict[str, A
             (result,) = await run_jobs([job], opts.out / "items" / "generators", parallel=1)
         finally:
             server.stop()
-        figures[name] = score_generator(generator, result.items, printed(work / "site", generator.furniture))
+        figures[name] = score_generator(generator, result.items, printed(work / "site", site_furniture(generator)))
         got = figures[name]
         print_line(f"[generators] {name}: {got['pages']}/{got['expected_pages']} content pages, key sentences "
                    f"{got['recall']:.3f} of {got['key_sentences']}, titled {got['titled']}, furniture leaked "
