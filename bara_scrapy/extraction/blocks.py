@@ -106,6 +106,19 @@ def resolve(base: str, href: str) -> str:
     return urljoin(base, href)
 
 
+def leads_elsewhere(href: str | None, url: str) -> bool:
+    """Whether a link leads to a page other than `url` (a link to a place in the page, "#comment-2", or to the
+    page itself does not).
+
+    >>> [leads_elsewhere(h, "http://h/a/") for h in ("/b", "#c", "/a/#comment-2", "?replytocom=2#respond", "")]
+    [True, False, False, True, False]
+    """
+    href = (href or "").strip()
+    if not href or href.startswith(("#", "javascript:", "mailto:")):
+        return False
+    return resolve(url, href).split("#", 1)[0].rstrip("/") != url.split("#", 1)[0].rstrip("/")
+
+
 def signature(el: HtmlElement) -> str:
     """An element's tag and class names without digits (a post's `bg1`/`bg2`, `post-17`): the same place
     on two pages of one site has the same signature; ids (`p123`) are left out, they name the instance.

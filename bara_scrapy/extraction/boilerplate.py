@@ -116,6 +116,32 @@ def entry_labels(root: HtmlElement) -> list[HtmlElement]:
             if label.get("for") in fields or any(_entry_field(el) for el in label.iter(*FORM_FIELDS))]
 
 
+def entry_forms(root: HtmlElement) -> list[HtmlElement]:
+    """The forms a reader writes a message in (one holding a `<textarea>`: a comment, reply or contact form), with
+    the heading just before such a form ("Leave a Reply"): its notes and title are the page's controls, not its
+    content. A form that holds a heading or a page's section is a wrapper of the page (ASP.NET's `aspnetForm`), not
+    one.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Post.</p><div id="respond"><h3>Leave a Reply</h3><form><p>Your email address will not '
+    ...                'be published.</p><textarea></textarea></form></div></div>')
+    >>> [el.tag for el in entry_forms(t)]
+    ['form', 'h3']
+    >>> entry_forms(fromstring('<form id="aspnetForm"><h1>Otters</h1><p>Story.</p><textarea></textarea></form>'))
+    []
+    """
+    out: list[HtmlElement] = []
+    for area in root.iter("textarea"):
+        form = next(area.iterancestors("form"), None)
+        if form is None or form in out or next(form.iter(*HEADINGS, *SECTIONING), None) is not None:
+            continue
+        out.append(form)
+        title = form.getprevious()
+        if title is not None and title.tag in HEADINGS:
+            out.append(title)
+    return out
+
+
 def is_boilerplate(el: HtmlElement) -> bool:
     """Whether an element is page furniture, by evidence on the element (pure).
 

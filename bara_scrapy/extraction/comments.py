@@ -19,7 +19,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from ..items import Comment
-from .blocks import BLOCK_TAGS, tree_blocks
+from .blocks import BLOCK_TAGS, leads_elsewhere, tree_blocks
 from .boilerplate import FORM_FIELDS, tokens
 from .lists import Group, link_stats, signature
 from .text import words
@@ -177,7 +177,8 @@ def threads(groups: list[Group], plain: list[bool], after: list[bool]) -> list[G
     return chosen
 
 
-def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlElement, int] | None = None) -> list[Group]:
+def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlElement, int] | None = None,
+                 url: str = "") -> list[Group]:
     """Comment threads of fewer items than a repeated group has (`lists.MIN_ITEMS`: one comment, two replies),
     which `threads` cannot see, found by what the page names (their comments are content: `content.py` marks
     them, as it does the groups trafilatura missed). A comment is
@@ -186,7 +187,8 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     authors or more are named as a comment's (`comment-author`), each child of the element holding them all
     that holds one of them, the children alike (a card per comment); where one is, the comment around it
     (`_lone_card`, given the words trafilatura kept per element, `kept`). Outside `chosen`'s items; a comment inside
-    another (a reply) goes with it; link words at most `NAMED_LINK_SHARE` of a comment's.
+    another (a reply) goes with it; link words at most `NAMED_LINK_SHARE` of a comment's (links to a place in the
+    page at `url` apart).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><p>Story.</p><ol class="comment-list"><li class="comment"><b class="fn">ann</b>'
@@ -208,7 +210,7 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     candidates = named_comments(root)
     named = [el for el in candidates if _item_named(el) or "comment" in (el.get("itemtype") or "").lower()]
     lists = {el.getparent() for el in named}  # an element whose children are comments is their list
-    items = [el for el in named if el not in lists and free(el) and _comment(el)]
+    items = [el for el in named if el not in lists and free(el) and _comment(el, url)]
     inner = set(items)
     found = [_thread(el.getparent(), (el,)) for el in items
              if not any(a in inner for a in el.iterancestors())]  # a reply goes with its comment
@@ -222,11 +224,11 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
         cards = [next((c for c in chain if c.getparent() is common), None) for chain in chains] \
             if common is not None else []
         if cards and None not in cards and len(set(cards)) == len(cards) and len({signature(c) for c in cards}) == 1 \
-                and all(_comment(c) for c in cards if c is not None):
+                and all(_comment(c, url) for c in cards if c is not None):
             found.append(_thread(common, tuple(cards)))
     elif len(authors) == 1 and kept:
         card = _lone_card(root, authors[0], kept)
-        if card is not None and _comment(card):
+        if card is not None and _comment(card, url):
             found.append(_thread(card.getparent(), (card,)))
     return found
 
@@ -279,11 +281,23 @@ def _thread(parent: HtmlElement, items: tuple[HtmlElement, ...]) -> Group:
     return Group(parent, items, sum(words(el.text_content()) for el in items), link_stats(items)[0])
 
 
-def _comment(el: HtmlElement) -> bool:
-    """An element holding one comment: an author, words beyond the author's, few link words, no form field."""
+def _comment(el: HtmlElement, url: str = "") -> bool:
+    """An element holding one comment: an author, words beyond the author's, few link words, no form field. Given
+    the page's `url`, the links to a place in the page do not count (a one-line comment's permalink date, WordPress's
+    "April 3, 2026 at 7:42 am", is a third of its words).
+
+    >>> from lxml.html import fromstring
+    >>> li = fromstring('<li class="comment"><b class="fn">Tomasz</b> says: <a href="/heron/#comment-2">April 3, 2026 '
+    ...                 'at 7:42 am</a><p>I saw it take an eel last Tuesday.</p><a href="?replytocom=2">Reply</a></li>')
+    >>> _comment(li), _comment(li, "http://h/heron/")
+    (False, True)
+    """
     author, n = comment_author(el), words(el.text_content())
-    return author is not None and n > words(author) and link_stats((el,))[0] <= NAMED_LINK_SHARE * n \
-        and next(el.iter(*FORM_FIELDS), None) is None
+    if author is None or n <= words(author) or next(el.iter(*FORM_FIELDS), None) is not None:
+        return False
+    link_words = link_stats((el,))[0] if not url else \
+        sum(words(a.text_content()) for a in el.iter("a") if leads_elsewhere(a.get("href"), url))
+    return link_words <= NAMED_LINK_SHARE * n
 
 
 def comments_of(groups: list[Group]) -> list[Comment]:

@@ -32,7 +32,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import entry_labels, named_omission, prune_split
+from .boilerplate import entry_forms, entry_labels, named_omission, prune_split
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -496,7 +496,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
     # a thread too short to be a group: its comments are content too
-    few = few_comments(structure, thread, kept.held) if comment_names else []
+    few = few_comments(structure, thread, kept.held, url) if comment_names else []
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few) for item in g.items if item not in promos),
@@ -583,6 +583,8 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
         return Content("", to_text(blocks), to_markdown(blocks), "body" if blocks else "none")
     for label in entry_labels(tree):  # a form's "Name *", "Email": controls, not content
         label.drop_tree()
+    for form in entry_forms(tree):  # a comment form's notes and its "Leave a Reply"
+        form.drop_tree()
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     page_body = BodyText(body, tidied=True) if body else inner_text(tree)
     sites = frozenset(site_names(tree, url))

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from lxml.html import HtmlElement
 
-from .blocks import Block, resolve, seq
+from .blocks import Block, leads_elsewhere, seq
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
@@ -72,18 +72,10 @@ def listed(root: HtmlElement, url: str, items: Iterable[HtmlElement]) -> str:
     entries = []
     for unit in (*root.iter("article"), *items):
         for heading in unit.iter(*_HEADINGS):
-            if any(_elsewhere(a.get("href"), url) for a in heading.iter("a")):
+            if any(leads_elsewhere(a.get("href"), url) for a in heading.iter("a")):
                 entries.append(seq(" ".join(unit.itertext())).strip())  # words apart across blocks
                 break
     return " " + " ".join(e for e in entries if e) + " " if entries else ""
-
-
-def _elsewhere(href: str | None, url: str) -> bool:
-    """Whether a link leads to a page other than `url`."""
-    href = (href or "").strip()
-    if not href or href.startswith(("#", "javascript:", "mailto:")):
-        return False
-    return resolve(url, href).split("#", 1)[0].rstrip("/") != url.split("#", 1)[0].rstrip("/")
 
 
 def fingerprint(keys: Sequence[bytes]) -> frozenset[bytes]:

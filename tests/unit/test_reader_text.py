@@ -580,3 +580,39 @@ def test_a_list_of_topics_without_paragraphs_is_its_lines_not_the_body() -> None
                            "http://127.0.0.1:8000/")
     lines = content.text.split("\n")
     assert all(title in lines for title, _, _ in rows) and "Log in" not in content.text
+
+
+def wp_comment(n: int, who: str, text: str, children: str = "") -> str:
+    """A comment as WordPress's Twenty Twenty-One prints it: author, a permalink date, the text, a Reply link."""
+    return (f'<li id="comment-{n}" class="comment depth-1"><article id="div-comment-{n}" class="comment-body"><footer '
+            f'class="comment-meta"><div class="comment-author vcard"><b class="fn">{who}</b> <span class="says">says:'
+            f'</span></div><div class="comment-metadata"><a href="/2026/04/heron/#comment-{n}"><time>April 3, 2026 at '
+            f'7:42 am</time></a></div></footer><div class="comment-content"><p>{text}</p></div><div class="reply">'
+            f'<a rel="nofollow" class="comment-reply-link" href="/2026/04/heron/?replytocom={n}#respond">Reply</a>'
+            f"</div></article>{children}</li>")
+
+
+def test_wordpress_comments_of_one_line_and_the_reply_form() -> None:
+    """Twenty Twenty-One's comments: a one-line comment's permalink date is a third of its words, yet it links to a
+    place in the page, not away; two comments (one with a reply) are too few for a run, and are found by their
+    marks. The reply form's title and notes are the page's controls, not its text."""
+    priya = wp_comment(3, "Priya Salter", "Did the eel get away, or did it swallow it?")
+    reply = f'<ol class="children">{priya}</ol>'
+    comments = (wp_comment(2, "Tomasz Wren", "I saw it take an eel last Tuesday, a struggle for both.", reply)
+                + wp_comment(4, "Gideon Marsh", "My parsnips took five weeks this year, just in time."))
+    form = ('<div id="respond" class="comment-respond"><h2 id="reply-title" class="comment-reply-title">Leave a '
+            'comment</h2><form action="/wp-comments-post.php" method="post" id="commentform" class="comment-form">'
+            '<p class="comment-notes">Your email address will not be published. Required fields are marked *</p>'
+            '<p class="comment-form-comment"><label for="comment">Comment *</label><textarea id="comment" '
+            'name="comment"></textarea></p><p class="form-submit"><input type="submit" value="Post Comment"></p>'
+            "</form></div>")
+    html = ("<html><head><title>What the Heron Taught Us – Riverside Gardeners</title></head><body><main><article "
+            '<header class="entry-header"><h1 class="entry-title">What the Heron Taught Us</h1></header><div '
+            f'class="entry-content">{BODY}</div></article><div id="comments" class="comments-area"><h2 class="'
+            f'comments-title">3 comments</h2><ol class="comment-list">{comments}</ol>{form}</div></main></body></html>')
+    content = page_content(html, "http://127.0.0.1:8000/2026/04/heron/")
+    assert [c.author for c in content.comments] == ["Tomasz Wren", "Gideon Marsh"]
+    assert "Priya Salter" in content.comments[0].text and "swallow it" in content.comments[0].text
+    assert "Leave a comment" not in content.text and "will not be published" not in content.text
+    assert "I saw it take an eel" not in content.article_text()
+
