@@ -244,12 +244,14 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     False
     >>> looks_like_furniture(fromstring('<div><a href="/s"><h3>A card title of a story</h3><p>Gist</p></a></div>'))
     False
+    >>> looks_like_furniture(fromstring('<header class="page-header"><h1>Tag: <span>Soil</span></h1></header>'))
+    False
     """
+    if any(_unlinked_chars(h) and not any(a.tag == "a" for a in h.iterancestors()) for h in el.iter("h1")):
+        return False  # it holds a headline (not a logo link): a hero, an article's banner, an archive's "Tag: Soil"
     text_words = word_count(el.text_content())
     if text_words <= LABEL_WORDS:
         return True
-    if any(_unlinked_chars(h) and not any(a.tag == "a" for a in h.iterancestors()) for h in el.iter("h1")):
-        return False  # it holds a headline (not a logo link): a hero, an article's banner
     labels = [word_count(a.text_content()) for a in el.iter("a")]
     if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < TITLE_WORDS * len(labels):
         return True  # mostly short link labels: a menu or a share bar (a card is one long link)

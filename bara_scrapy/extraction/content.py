@@ -40,6 +40,7 @@ from .missed import (
     LONG_ARTICLE,
     article_frame,
     before_end,
+    entry_titles,
     first_heading,
     follows,
     inserted_teasers,
@@ -142,8 +143,9 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     nowhere in the pruned tree (`structure`): small differences between trafilatura's text and
     the tree's (spacing around links, split lines) never cost a paragraph of the article.
     A marked block (in a missed group) or a table's header row above kept rows, missing
-    from trafilatura's text, goes just before the next block trafilatura kept. A short heading is missing
-    unless trafilatura kept it as a line ("Tutorial" over "This tutorial builds…").
+    from trafilatura's text, goes just before the next block trafilatura kept. A heading is missing unless
+    trafilatura kept it as a line: its words inside a kept line are another line's ("Tutorial" over "This tutorial
+    builds…", an entry's title inside its excerpt's "Continue reading" for screen readers).
 
     >>> p = lambda t, m=False: Block("p", t, t, marked=m)
     >>> intro = "An intro of several words"
@@ -192,7 +194,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
         if (b.marked or header or framed) and anchors[i] < 0 and not (
-                found in kept_lines if b.kind == "h" and len(found.split()) < SHORT_LINE_WORDS else found in kept_seq):
+                found in kept_lines if b.kind == "h" else found in kept_seq):
             out.extend(body[pos : following[i]])
             pos = max(pos, following[i])
             out.append(b)
@@ -500,7 +502,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few) for item in g.items if item not in promos),
-                       *(() if titled is None else (titled,))])
+                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq)])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from .blocks import resolve, seq
+from .blocks import leads_elsewhere, resolve, seq
 from .boilerplate import HEADINGS
 from .lists import TITLE_WORDS, Group, link_stats
 from .text import words
@@ -29,6 +29,7 @@ ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and
 LONG_ARTICLE = 300  # after an article this long, a run past its last paragraph is teasers, tags or comments
 FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no prose at all
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
+ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a byline
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 
 
@@ -479,6 +480,33 @@ def first_heading(root: HtmlElement, items: Collection[HtmlElement], sites: Coll
         if found.strip() and found not in sites and not any(a in items for a in (h, *h.iterancestors())):
             return h
     return None
+
+
+def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement]:
+    """The titles of the page's entries of other pages whose text trafilatura kept: a heading (h1-h4) linking to
+    another page, followed in its parent (or its `<header>`'s) by a block whose words the kept text holds (an
+    archive's post title over the excerpt it kept). A run of three entries or more is a group (`missed_groups`);
+    this is an archive of one or two.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<ul><li><h2><a href="/leeks/">Late leeks</a></h2><p>The first frost came on the last night '
+    ...                'of October.</p></li><li><h2><a href="/beans/">Beans</a></h2><p>Not kept.</p></li></ul>')
+    >>> kept = " the first frost came on the last night of october "
+    >>> [h.text_content() for h in entry_titles(t, "http://h/tag/soil/", kept)]
+    ['Late leeks']
+    """
+    found = []
+    for h in root.iter("h1", "h2", "h3", "h4"):
+        if not any(leads_elsewhere(a.get("href"), url) for a in h.iter("a")):
+            continue
+        place = h.getparent() if h.getparent() is not None and h.getparent().tag == "header" else h
+        nxt = place.getnext() if place is not None else None
+        while nxt is not None and not isinstance(nxt.tag, str):
+            nxt = nxt.getnext()
+        if nxt is not None and len((after := seq(" ".join(nxt.itertext()))).split()) >= ENTRY_TEXT_WORDS \
+                and after in kept_seq:
+            found.append(h)
+    return found
 
 
 def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:

@@ -616,3 +616,31 @@ def test_wordpress_comments_of_one_line_and_the_reply_form() -> None:
     assert "Leave a comment" not in content.text and "will not be published" not in content.text
     assert "I saw it take an eel" not in content.article_text()
 
+
+def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
+    """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
+    archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
+    entry's linked title over the excerpt trafilatura keeps; two entries are too few for a run."""
+    excerpts = [("Late Leeks and the First Frost", "late-leeks", "The first hard frost arrived on the last night of "
+                 "October and silvered every cabbage leaf on the site. My leeks were planted late, in the middle of "
+                 "July, so I had doubts that they would ever thicken up. They stood through the cold without any "
+                 "damage, which is the great virtue of leeks. I"),
+                ("A Season of Compost Bin Records", "compost-bins", "Last winter I promised the committee that I "
+                 "would keep proper records for the three compost bays beside the gate. Each bay got a clipboard in "
+                 "a plastic sleeve, and anyone who added material was asked to write down what went in. The results "
+                 "surprised me, mostly because the bay with the least effort produced")]
+    tt3 = "".join(f'<li class="wp-block-post"><h2 class="wp-block-post-title"><a href="/2026/{slug}/">{title}</a></h2>'
+                  f'<div class="wp-block-post-excerpt"><p class="wp-block-post-excerpt__excerpt">{text} […]</p></div>'
+                  f'<div class="wp-block-post-date"><time><a href="/2026/{slug}/">June 30, 2026</a></time></div></li>'
+                  for title, slug, text in excerpts)
+    tt1 = "".join(f'<article class="post entry"><header class="entry-header"><h2 class="entry-title"><a href="/2026/'
+                  f'{slug}/">{title}</a></h2></header><div class="entry-content"><p>{text}&hellip; <a class="more-link"'
+                  f' href="/2026/{slug}/">Continue reading <span class="screen-reader-text">{title}</span></a></p>'
+                  "</div></article>" for title, slug, text in excerpts)
+    for main in (f'<main><h1 class="wp-block-query-title">Tag: <span>Compost</span></h1><ul class="wp-block-post-'
+                 f'template">{tt3}</ul></main>',
+                 f'<main id="main"><header class="page-header alignwide"><h1 class="page-title">Tag: <span>Compost'
+                 f"</span></h1></header>{tt1}</main>"):
+        html = f"<html><head><title>Compost – Riverside Gardeners</title></head><body>{main}</body></html>"
+        lines = page_content(html, "http://127.0.0.1:8000/tag/compost/").text.split("\n")
+        assert lines[0] == "Tag: Compost" and all(title in lines for title, _, _ in excerpts), lines
