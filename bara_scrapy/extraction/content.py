@@ -310,9 +310,11 @@ def _frame_content(b: Block) -> bool:
     n = len(tokens)
     if n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
         return False
-    if b.kind != "code" and (DATELINE_SHARE * sum(t.isdigit() for t in tokens) >= n
-                             or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens))):
-        return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM")
+    if b.kind != "code" and not (b.kind == "h" and b.level == 1) and (
+            DATELINE_SHARE * sum(t.isdigit() for t in tokens) >= n
+            or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens))):
+        return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM"); an <h1>
+        # with a year is a title ("Month: May 2026", an archive's)
     if b.kind == "h" and b.carded:
         return True  # a card's title: a heading inside the card's link (a linked headline is not one)
     return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)

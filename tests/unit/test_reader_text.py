@@ -644,3 +644,9 @@ def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
         html = f"<html><head><title>Compost – Riverside Gardeners</title></head><body>{main}</body></html>"
         lines = page_content(html, "http://127.0.0.1:8000/tag/compost/").text.split("\n")
         assert lines[0] == "Tag: Compost" and all(title in lines for title, _, _ in excerpts), lines
+    month = tt1[:tt1.index("</article>") + len("</article>")]  # a month's archive of one post: its title has a year
+    html = ("<html><head><title>November 2026 – Riverside Gardeners</title></head><body><main id=\"main\"><header "
+            f'class="page-header"><h1 class="page-title">Month: <span>November 2026</span></h1></header>{month}</main>'
+            "</body></html>")
+    lines = page_content(html, "http://127.0.0.1:8000/2026/11/").text.split("\n")
+    assert lines[:2] == ["Month: November 2026", excerpts[0][0]], lines
