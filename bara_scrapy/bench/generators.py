@@ -12,7 +12,10 @@ prints ("Skip to content", "Back to top", "Made with ..."). A generator that is 
 
 An application that needs a server and a database is kept as a mirror instead (`mirrors/<name>`: its pages as
 an anonymous visitor fetched them, and a `truth.json` of each page's key sentences and the furniture it
-prints): `spirit-forum` is a Spirit forum (Django) with categories, topics of none to four replies and profiles.
+prints): `spirit-forum` is a Spirit forum (Django) with categories, topics of none to four replies and profiles;
+`wp-twentytwentyone` and `wp-twentytwentythree` are a WordPress 6.1 blog (Debian's package) in its classic and its
+block default theme: posts with a figure, a list, a quote, a table, comments and a reply, a page, category, tag,
+month and author archives.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -288,6 +291,8 @@ GENERATORS = {g.name: g for g in (
     Generator("pelican-simple", "pelican", _theme(build_pelican, "simple"), blog=True, furniture=(
         TAGLINE, BLOGROLL, "Proudly powered by Pelican", "which takes great advantage of Python")),
     Generator("spirit-forum", "lxml", _copy_mirror("spirit-forum"), mirror="spirit-forum"),
+    Generator("wp-twentytwentyone", "lxml", _copy_mirror("wp-twentytwentyone"), mirror="wp-twentytwentyone"),
+    Generator("wp-twentytwentythree", "lxml", _copy_mirror("wp-twentytwentythree"), mirror="wp-twentytwentythree"),
 )}
 
 

@@ -1,7 +1,7 @@
 """`scrapy bara-bench --sites 0 --generators all`: sites that MkDocs, Sphinx and Pelican build from one content,
-and a Spirit forum's pages (`bench/generators.py`), crawled with the defaults: every key sentence of every content
-page is in its `text` (code as written), every page is titled by its own headline, and none of the furniture the
-site prints leaks, but for the cases named below.
+and the pages of a Spirit forum and of a WordPress blog in two themes (`bench/generators.py`), crawled with the
+defaults: every key sentence of every content page is in its `text` (code as written), every page is titled by its
+own headline, and none of the furniture the site prints leaks, but for the cases named below.
 
 The generators are pinned in requirements.txt; on a machine without one, its site is skipped with a line
 saying so, and this test skips when none is installed."""
@@ -26,6 +26,8 @@ KNOWN = {"pelican-notmyidea": ["blog: Frequently asked questions"]}
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.
 KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"]}
+# Twenty Twenty-Three links its author archive from nowhere (the byline is not a link): no crawl finds it.
+UNLINKED = {"wp-twentytwentythree": 1}
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +49,7 @@ def test_every_generated_site_keeps_its_text_and_leaves_its_furniture(
     installed, _ = available(list(GENERATORS))
     assert sorted(figures) == sorted(installed) and all(f"[generators] {name}:" in stdout for name in installed)
     for name, got in figures.items():
-        assert got["pages"] == got["expected_pages"], name
+        assert got["pages"] == got["expected_pages"] - UNLINKED.get(name, 0), name
         assert got["missed"] == KNOWN.get(name, []), name
         assert got["furniture_planted"] >= 2, name  # what the site prints: it could leak
         assert got["furniture_leaked"] == KNOWN_LEAKS.get(name, []), name
