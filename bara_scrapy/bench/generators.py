@@ -31,9 +31,12 @@ import sys
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from ..extraction.blocks import seq
 from .server import Site
 
 COPYRIGHT = "Copyright 2026 the Widget Ledger authors"
@@ -254,9 +257,10 @@ def _copy_mirror(name: str) -> Callable[[Path, Path], None]:
     return copy
 
 
+@cache
 def mirror_truth(name: str) -> dict[str, Any]:
     """A mirror's `truth.json`: the software it shows, the furniture its pages print, each page's key sentences
-    by URL path."""
+    by URL path (read once: the bench asks for its furniture and for its pages)."""
     import json
 
     truth: dict[str, Any] = json.loads((MIRRORS / name / "truth.json").read_text(encoding="utf-8"))
@@ -309,9 +313,10 @@ def static_site(root: Path) -> Site:
         rel = "/" + path.relative_to(root).as_posix()
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         kind += "; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else ""
-        site.add(rel, path.read_bytes(), content_type=kind)
+        body = path.read_bytes()
+        site.add(rel, body, content_type=kind)
         if path.name == "index.html":
-            site.add(rel.removesuffix("index.html"), path.read_bytes(), content_type=kind)
+            site.add(rel.removesuffix("index.html"), body, content_type=kind)
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
     return site
 
@@ -333,13 +338,9 @@ def printed(root: Path, furniture: tuple[str, ...]) -> tuple[str, ...]:
     """The furniture strings the built site's HTML prints (as text, outside tags): only those can leak."""
     from lxml.html import fromstring
 
-    pages = " ".join(_words(" ".join(fromstring(path.read_bytes()).itertext()))
+    pages = " ".join(seq(" ".join(fromstring(path.read_bytes()).itertext()))
                      for path in sorted(root.rglob("*.html")) if path.stat().st_size)
-    return tuple(f for f in furniture if _words(f) in pages)
-
-
-def _words(text: str) -> str:
-    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+    return tuple(f for f in furniture if seq(f) in pages)
 
 
 def site_furniture(generator: Generator) -> tuple[str, ...]:
@@ -371,18 +372,18 @@ def score_generator(generator: Generator, items: list[dict[str, Any]], furniture
     seen: set[str] = set()
     code = {line for p in PAGES for kind, body in p.parts if kind == "code" for line in body.splitlines()}
     for item in items:
-        text, raw = _words(item.get("text", "")), item.get("text", "")
-        leaked |= {f for f in furniture if _words(f) in text}
-        page = locate("/" + item["url"].split("/", 3)[3].split("?")[0] if item["url"].count("/") >= 3 else "/")
+        text, raw = seq(item.get("text", "")), item.get("text", "")
+        leaked |= {f for f in furniture if seq(f) in text}
+        page = locate(urlsplit(item["url"]).path or "/")
         if page is None or page in seen:
             continue
         seen.add(page)
         pages += 1
         wanted = keys[page]
-        lost = [k for k in wanted if (k not in raw if k in code else _words(k) not in text)]  # code: as written
+        lost = [k for k in wanted if (k not in raw if k in code else seq(k) not in text)]  # code: as written
         found, total = found + len(wanted) - len(lost), total + len(wanted)
         missed += [f"{page}: {k}" for k in lost]
-        titled += page not in titles or _words(titles[page]) in _words(item.get("title", ""))
+        titled += page not in titles or seq(titles[page]) in seq(item.get("title", ""))
     return {"pages": pages, "expected_pages": len(keys), "recall": round(found / max(total, 1), 4),
             "key_sentences": total, "titled": f"{titled}/{pages}", "missed": missed,
             "furniture_leaked": sorted(leaked), "furniture_planted": len(furniture)}
