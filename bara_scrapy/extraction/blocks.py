@@ -119,6 +119,18 @@ def leads_elsewhere(href: str | None, url: str) -> bool:
     return resolve(url, href).split("#", 1)[0].rstrip("/") != url.split("#", 1)[0].rstrip("/")
 
 
+def links_elsewhere(el: HtmlElement, url: str) -> bool:
+    """Whether an element holds a link to a page other than `url` (`leads_elsewhere`): a heading that titles an
+    entry of another page.
+
+    >>> from lxml.html import fromstring
+    >>> headings = ('<h2><a href="/b">B</a></h2>', '<h2><a href="#x">¶</a>A</h2>')
+    >>> [links_elsewhere(fromstring(h), "http://h/a/") for h in headings]
+    [True, False]
+    """
+    return any(leads_elsewhere(a.get("href"), url) for a in el.iter("a"))
+
+
 def signature(el: HtmlElement) -> str:
     """An element's tag and class names without digits (a post's `bg1`/`bg2`, `post-17`): the same place
     on two pages of one site has the same signature; ids (`p123`) are left out, they name the instance.

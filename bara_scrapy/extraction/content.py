@@ -518,7 +518,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
-    headlines = {_seq(h.text_content()) for h in (titled, headline) if h is not None}
+    titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
+    headlines = titled_seqs | ({_seq(headline.text_content())} if headline is not None else set())
     blocks = _without_orphans(blocks, headlines)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
@@ -526,7 +527,6 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         blocks, method = _body_blocks(body.text), "body"
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
-        titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
         blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)
     if few:  # in document order with the others
         order = {el: n for n, el in enumerate(structure.iter())}

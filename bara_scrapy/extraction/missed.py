@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from .blocks import leads_elsewhere, resolve, seq
+from .blocks import links_elsewhere, resolve, seq
 from .boilerplate import HEADINGS
 from .lists import TITLE_WORDS, Group, link_stats
 from .text import words
@@ -497,13 +497,12 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement
     """
     found = []
     for h in root.iter("h1", "h2", "h3", "h4"):
-        if not any(leads_elsewhere(a.get("href"), url) for a in h.iter("a")):
+        if not links_elsewhere(h, url):
             continue
-        place = h.getparent() if h.getparent() is not None and h.getparent().tag == "header" else h
-        nxt = place.getnext() if place is not None else None
+        nxt = (up if (up := h.getparent()) is not None and up.tag == "header" else h).getnext()
         while nxt is not None and not isinstance(nxt.tag, str):
             nxt = nxt.getnext()
-        if nxt is not None and len((after := seq(" ".join(nxt.itertext()))).split()) >= ENTRY_TEXT_WORDS \
+        if nxt is not None and seq_words(after := seq(" ".join(nxt.itertext()))) >= ENTRY_TEXT_WORDS \
                 and after in kept_seq:
             found.append(h)
     return found

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from lxml.html import HtmlElement
 
-from .blocks import Block, leads_elsewhere, seq
+from .blocks import Block, links_elsewhere, seq
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
@@ -72,7 +72,7 @@ def listed(root: HtmlElement, url: str, items: Iterable[HtmlElement]) -> str:
     entries = []
     for unit in (*root.iter("article"), *items):
         for heading in unit.iter(*_HEADINGS):
-            if any(leads_elsewhere(a.get("href"), url) for a in heading.iter("a")):
+            if links_elsewhere(heading, url):
                 entries.append(seq(" ".join(unit.itertext())).strip())  # words apart across blocks
                 break
     return " " + " ".join(e for e in entries if e) + " " if entries else ""
