@@ -28,10 +28,11 @@ TRACKING_PARAMS = frozenset(
 )
 TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")
 
+_SIGN_IN = r"log-?in|sign-?in|sign-?up|register|registration|wp-login\.php|auth|oauth2?|sso"  # where one signs in
 _SEGMENTS = (
-    r"log-?in|log-?out|sign-?in|sign-?out|sign-?up|register|registration|"
+    rf"{_SIGN_IN}|log-?out|sign-?out|"
     r"account|my-?account|profile/edit|cart|basket|checkout|admin|wp-admin|"
-    r"wp-login\.php|auth|oauth2?|sso|password|reset-?password|forgot-?password|"
+    r"password|reset-?password|forgot-?password|"
     r"lost-?password|feed|feeds|rss|atom|share|sharer(?:\.php)?|intent/tweet|"
     r"unsubscribe|subscribe|print"
 )
@@ -52,6 +53,24 @@ DEFAULT_DENY: tuple[str, ...] = (
     r"[?&]feed=",
     rf"^[^?]*\.(?:{_FILE_EXTENSIONS})(?:$|\?)",
 )
+
+
+_SIGN_IN_RE = re.compile(
+    rf"^[^?#]*/(?:{_SIGN_IN})(?:[/?#]|$|\.(?:php|aspx?|html?)(?:[?#]|$))"
+    r"|[?&](?:action|do|mode)=(?:log-?in|register|sign-?up|sign-?in)(?:[&#]|$)",
+    re.IGNORECASE,
+)
+
+
+def is_sign_in(url: str) -> bool:
+    """Whether a URL is where a visitor logs in or registers (one of `DEFAULT_DENY`'s endpoints): a link there is
+    a prompt to sign in, not a page.
+
+    >>> [is_sign_in(u) for u in ("https://a.org/wp-login.php?redirect_to=x", "/register", "/?action=login",
+    ...                          "/blog/login-tips", "/cart", "https://login.a.org/", "/login#form")]
+    [True, True, True, False, False, False, True]
+    """
+    return _SIGN_IN_RE.search(url) is not None  # a host ends before its first "/", so no login.a.org
 
 
 def _is_tracking(name: str) -> bool:

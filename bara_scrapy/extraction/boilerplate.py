@@ -22,6 +22,7 @@ from functools import lru_cache
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
+from ..urls import is_sign_in
 from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
 from .wordscan import word_count
 
@@ -51,6 +52,7 @@ HOLDS_SHARE = 0.5
 LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
+PROMPT_WORDS = 16  # a prompt to sign in is a sentence or two: "You must be logged in to post a comment."
 _DROPPED_TAGS = INVISIBLE | LANDMARK_TAGS  # furniture by its tag alone (a button only outside a heading)
 _READ_ATTRIBUTES = frozenset({"role", "aria-hidden", "hidden", "style", "class", "id"})  # what `is_boilerplate` reads
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
@@ -140,6 +142,50 @@ def entry_forms(root: HtmlElement) -> list[HtmlElement]:
         if title is not None and title.tag in HEADINGS:
             out.append(title)
     return out
+
+
+def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
+    """The prompts to sign in that stand where a form would ("You must be logged in to post a comment."), with the
+    heading just before one ("Leave a Reply"): one line of a few words (`PROMPT_WORDS`, most of them outside its
+    links) with a link to where one logs in or registers (`urls.is_sign_in`), its links labels (`LABEL_WORDS`),
+    alone in its element but for headings. A sentence of the page's own that links to its login page stands among
+    others and stays; a menu's "Register" or "Log in" is all links; a title over its gist is two lines.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Post.</p><div id="respond"><h3>Leave a Reply</h3><p>You must be <a href="/wp-login.php'
+    ...                '?redirect_to=x">logged in</a> to post a comment.</p></div></div>')
+    >>> [el.tag for el in sign_in_prompts(t)]
+    ['p', 'h3']
+    >>> sign_in_prompts(fromstring('<div><p>See the <a href="/login">login page</a>.</p><p>Then go on.</p></div>'))
+    []
+    >>> sign_in_prompts(fromstring('<div><p><a href="/login">Log in</a> <a href="/register">Register</a></p></div>'))
+    []
+    """
+    out: list[HtmlElement] = []
+    for a in root.iter("a"):
+        if not is_sign_in((a.get("href") or "").strip()):
+            continue
+        line = a.getparent()
+        while line is not None and line.tag not in _PROMPT_LINES:
+            line = line.getparent()
+        box = line.getparent() if line is not None else None
+        if box is None or line in out:
+            continue
+        link_words = [word_count(link.text_content()) for link in line.iter("a")]
+        line_words = word_count(line.text_content())
+        if line_words > PROMPT_WORDS or 2 * sum(link_words) >= line_words or max(link_words) > LABEL_WORDS \
+                or next(line.iter("br"), None) is not None \
+                or (box.text or "").strip() or any((el.tail or "").strip() for el in box) \
+                or any(el is not line and el.tag not in HEADINGS and el.text_content().strip() for el in box):
+            continue
+        out.append(line)
+        title = line.getprevious()
+        if title is not None and title.tag in HEADINGS:
+            out.append(title)
+    return out
+
+
+_PROMPT_LINES = frozenset({"p", "div", "li", "dd", "td"})
 
 
 def is_boilerplate(el: HtmlElement) -> bool:

@@ -32,7 +32,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import entry_forms, entry_labels, named_omission, prune_split
+from .boilerplate import entry_forms, entry_labels, named_omission, prune_split, sign_in_prompts
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -589,6 +589,8 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
         label.drop_tree()
     for form in entry_forms(tree):  # a comment form's notes and its "Leave a Reply"
         form.drop_tree()
+    for prompt in sign_in_prompts(tree):  # "You must be logged in to post a comment.", in the form's place
+        prompt.drop_tree()
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     page_body = BodyText(body, tidied=True) if body else inner_text(tree)
     sites = frozenset(site_names(tree, url))

@@ -617,6 +617,23 @@ def test_wordpress_comments_of_one_line_and_the_reply_form() -> None:
     assert "I saw it take an eel" not in content.article_text()
 
 
+def test_a_prompt_to_sign_in_in_the_forms_place_is_a_control() -> None:
+    """WordPress with comments open to members only prints, in the reply form's place, its title and a line linking
+    to `wp-login.php` (article corpus: four sites, one in Italian). Both are controls. A sentence of the article that
+    links to a login page stands among the article's own and stays."""
+    prompt = ('<div id="respond" class="comment-respond"><h3 id="reply-title" class="comment-reply-title">Leave a '
+              'Reply</h3><p class="must-log-in">You must be <a href="https://a.org/wp-login.php?redirect_to=x">'
+              "logged in</a> to post a comment.</p></div>")
+    body = BODY.replace("</p>", ' To post a sighting, <a href="/login">log in</a> first.</p>', 1)
+    html = ("<html><head><title>What the Heron Taught Us – Riverside Gardeners</title></head><body><main><article>"
+            '<header class="entry-header"><h1 class="entry-title">What the Heron Taught Us</h1></header><div '
+            f'class="entry-content">{body}</div><div id="comments" class="comments-area">{prompt}</div></article>'
+            "</main></body></html>")
+    text = page_content(html, "https://a.org/2026/04/heron/").text
+    assert "What the Heron Taught Us" in text and "To post a sighting, log in first." in text
+    assert "Leave a Reply" not in text and "You must be logged in" not in text
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
