@@ -188,6 +188,11 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
 _PROMPT_LINES = frozenset({"p", "div", "li", "dd", "td"})
 
 
+def tab_panel(el: HtmlElement) -> bool:
+    """A tab's panel (`role="tabpanel"`): content a reader opens with its tab, though `hidden` until then."""
+    return (el.get("role") or "").strip().lower() == "tabpanel"
+
+
 def is_boilerplate(el: HtmlElement) -> bool:
     """Whether an element is page furniture, by evidence on the element (pure).
 
@@ -217,7 +222,7 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
         return tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors())
     if (el.get("role") or "").strip().lower() in BOILER_ROLES:
         return True
-    if el.get("aria-hidden") == "true" or el.get("hidden") is not None:
+    if el.get("aria-hidden") == "true" or (el.get("hidden") is not None and not tab_panel(el)):
         return True
     style = (el.get("style") or "").replace(" ", "").lower()
     if "display:none" in style or "visibility:hidden" in style:
@@ -292,9 +297,13 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     False
     >>> looks_like_furniture(fromstring('<header class="page-header"><h1>Tag: <span>Soil</span></h1></header>'))
     False
+    >>> looks_like_furniture(fromstring('<h2 class="anchorTargetStickyNavbar_Vzrq">What we learned</h2>'))
+    False
     """
     if any(_unlinked_chars(h) and not any(a.tag == "a" for a in h.iterancestors()) for h in el.iter("h1")):
         return False  # it holds a headline (not a logo link): a hero, an article's banner, an archive's "Tag: Soil"
+    if el.tag in HEADINGS and _unlinked_chars(el):
+        return False  # a heading titles what follows it (Docusaurus names each `anchorTargetStickyNavbar_…`)
     text_words = word_count(el.text_content())
     if text_words <= LABEL_WORDS:
         return True

@@ -58,8 +58,9 @@ _BLOCKS = frozenset(
 )
 
 # The elements with a `hidden` attribute (the parents of the `hidden` attributes: the same elements in the same order
-# as `//*[@hidden]`, without a predicate tested on each element, which libxml2 does slowly) and the <template>s
-_UNRENDERED = etree.XPath("/descendant::*/@hidden/..|/descendant::template")
+# as `//*[@hidden]`, without a predicate tested on each element, which libxml2 does slowly) and the <template>s. A tab
+# panel stays: its tab shows it, and every panel in the DOM is the page's content (Docusaurus hides all but the first)
+_UNRENDERED = etree.XPath("/descendant::*/@hidden/parent::*[not(@role='tabpanel')]|/descendant::template")
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
 _CLOSING = frozenset(".,;:!?)]}\"'”’»")  # punctuation that ends a phrase: a word right after it is another

@@ -634,6 +634,25 @@ def test_a_prompt_to_sign_in_in_the_forms_place_is_a_control() -> None:
     assert "Leave a Reply" not in text and "You must be logged in" not in text
 
 
+def test_docusaurus_hidden_tab_panels_and_short_headings_are_content() -> None:
+    """Docusaurus prints every tab's panel, all but the first `hidden`, and names each heading
+    `anchorTargetStickyNavbar_…` (a "navbar" in a class name): both are the page's content (the first run on a built
+    Docusaurus 3 site lost the hidden panels, and every heading of three words or fewer where no table of contents
+    repeated it)."""
+    tabs = ('<div class="tabs-container"><ul role="tablist" class="tabs"><li role="tab" aria-selected="true">Ferry</li>'
+            '<li role="tab" aria-selected="false">Bicycle</li></ul><div class="margin-top--md"><div role="tabpanel" '
+            'class="tabItem_Ymn6"><p>The morning ferry from Gull Point docks beside the library steps.</p></div><div '
+            'role="tabpanel" class="tabItem_Ymn6" hidden><p>Cyclists can chain their bikes to the old anchor sculpture '
+            "beside the oyster shed.</p></div></div></div>")
+    html = ('<html><head><title>Borrowing | Tidewater</title></head><body><nav class="navbar"><a href="/">Tidewater</a>'
+            '</nav><main><article><div class="theme-doc-markdown markdown"><header><h1>Borrowing</h1></header>'
+            f'{BODY}<h2 class="anchor anchorTargetStickyNavbar_Vzrq" id="getting-here">Getting here<a href="#getting-'
+            f'here" class="hash-link"></a></h2>{tabs}{BODY}</div></article></main></body></html>')
+    text = page_content(html, "http://127.0.0.1:3000/docs/borrowing/").text
+    assert "Getting here" in text.split("\n")
+    assert "morning ferry from Gull Point" in text and "Cyclists can chain their bikes" in text
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
