@@ -292,7 +292,10 @@ class _Walker:
         """An element of one of the tags `_WALKED` (or a bounded one): a line break, a data row, a link, inline code,
         a block."""
         if tag == "br":
-            self.flush(kind)
+            if kind == "code":  # a code block's line ends: the block goes on
+                self._newline()
+            else:
+                self.flush(kind)
         elif tag == "tr" and len(el) and _is_data_row(el):
             self.flush(kind)
             cells = [_cell_text(c) for c in el if c.tag in ("td", "th")]
@@ -328,6 +331,9 @@ class _Walker:
                 self.text.append(raw if "\n" not in raw else f" {label} ")
                 self.md.append(f"`{label}`" if "`" not in label else f"`` {label} ``")
                 self.plain = False
+        elif tag in BLOCK_TAGS and kind == "code":  # a line of a highlighted block (Prism's `div.token-line`)
+            self._children(el, kind)
+            self._newline()
         elif tag in BLOCK_TAGS:
             inner = _KIND.get(tag, "p" if kind == "row" else kind)
             self.flush(kind)
@@ -341,6 +347,12 @@ class _Walker:
                 self.rows = saved_rows
         else:
             self._children(el, kind)
+
+    def _newline(self) -> None:
+        """A code block's line ends here (once: Prism ends each line's `<div>` with a `<br>` too)."""
+        if self.text and not self.text[-1].endswith("\n"):
+            self.text.append("\n")
+            self.md.append("\n")
 
     def _children(self, el: HtmlElement, kind: str) -> None:
         """The element's text and children, each followed by its tail (`start` and the appends, without the calls)."""

@@ -653,6 +653,21 @@ def test_docusaurus_hidden_tab_panels_and_short_headings_are_content() -> None:
     assert "morning ferry from Gull Point" in text and "Cyclists can chain their bikes" in text
 
 
+def test_a_highlighted_block_of_line_divs_is_one_code_block() -> None:
+    """Prism (Docusaurus) writes each line of a code block as a `div.token-line` ending in `<br>`: the lines are one
+    block, fenced once in `markdown`, and a two-line function (too few words per line for a line of the article
+    frame) is the article's too."""
+    lines = ["def germination_rate(sprouted, sown):", "    return round(100 * sprouted / sown)"]
+    code = "".join(f'<div class="token-line"><span class="token plain">{line}</span><br></div>' for line in lines)
+    html = ('<html><head><title>Germination | Tidewater</title></head><body><main><article><div class="markdown">'
+            f'<h1>Germination</h1>{BODY}<div class="codeBlockContainer"><div class="codeBlockTitle">tally.py</div>'
+            f'<pre class="prism-code language-python"><code class="codeBlockLines">{code}</code></pre></div>{BODY}'
+            "</div></article></main></body></html>")
+    content = page_content(html, "http://127.0.0.1:3000/docs/germination/")
+    assert "\n".join(lines) in content.text
+    assert "```\n" + "\n".join(lines) + "\n```" in content.markdown
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
