@@ -461,10 +461,18 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     return blocks if _little(_words(kept), body_words) else kept
 
 
-def _dump(blocks: list[Block], body_words: int) -> bool:
-    """Whether trafilatura's broader pass gave the whole page as one line: its last resort (`baseline`, the body's
-    text), menus and all, on a page of no paragraphs (a forum's list of topics)."""
-    return len(blocks) == 1 and blocks[0].words >= DUMP_SHARE * body_words
+def _dump(blocks: list[Block], body_words: int, outside_words: int) -> bool:
+    """Whether trafilatura's broader pass gave the page as one line: its last resort (`baseline`, the body's text),
+    menus and all, on a page of no paragraphs (a forum's list of topics, a blog's archive of links). The line holds
+    the whole body, or more than `LOST_SHARE` of its words are the page's furniture (`outside_words`: the others)
+    glued to the rest ("Skip to main content", the menu, then the list).
+
+    >>> line = [Block("p", "Skip to main content Home Blog About Archive January 12 - Opening day", "")]
+    >>> _dump(line, 40, 7), _dump(line, 40, 12), _dump(line, 12, 12)
+    (True, False, True)
+    """
+    return len(blocks) == 1 and (blocks[0].words >= DUMP_SHARE * body_words
+                                 or outside_words < (1 - LOST_SHARE) * blocks[0].words)
 
 
 def _own(structured: list[Block], keys: list[bytes], entries: str) -> list[bytes]:
@@ -484,7 +492,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     if _little(kept_words, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
         broader_words = _outside_words(broader, furniture)  # a short page's mega-menu is no more content
-        if broader_words >= BROADER_FACTOR * kept_words and not _dump(broader, body_words):
+        if broader_words >= BROADER_FACTOR * kept_words and not _dump(broader, body_words, broader_words):
             blocks = broader
             kept_words = _words(blocks)
     kept_seq = joined_seq(b.seq for b in blocks)

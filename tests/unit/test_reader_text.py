@@ -5,6 +5,7 @@ Class names here are the misleading ones real sites use (`banner`, `hidden-xs`, 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from lxml.html import fromstring
@@ -666,6 +667,18 @@ def test_a_highlighted_block_of_line_divs_is_one_code_block() -> None:
     content = page_content(html, "http://127.0.0.1:3000/docs/germination/")
     assert "\n".join(lines) in content.text
     assert "```\n" + "\n".join(lines) + "\n```" in content.markdown
+
+
+def test_an_archive_of_links_is_its_list_not_the_page_glued_into_a_line() -> None:
+    """A blog archive with no paragraph, as Docusaurus 3 builds it (`pages/docusaurus_archive.html`, the built page
+    less its scripts, styles and SVGs): trafilatura's broader pass gives its last resort, one line from "Skip to main
+    content" through the announcement and the menu to the list. A line with that much of the page's furniture
+    glued in is not taken: the list is the page's, one entry a line."""
+    html = (Path(__file__).parent / "pages" / "docusaurus_archive.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:3000/blog/archive/").text.split("\n")
+    assert "January 12 - Opening Day at the Harbor Branch" in lines
+    assert "May 10 - Spring Catalogue Delayed by a Storm" in lines
+    assert not any("Skip to main content" in line or "Seed Guides" in line for line in lines)
 
 
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
