@@ -51,6 +51,12 @@ DEFAULT_DENY: tuple[str, ...] = (
     r"[?&](?:print|printable|printer-?friendly)(?:=(?:1|true|yes|on)?)?(?:&|$)",
     r"[?&](?:view|format|output|layout|mode|tmpl|style)=print(?:able|er|er-?friendly)?(?:&|$)",
     r"[?&]feed=",
+    # a wiki's edit, history and special pages (MediaWiki's ?action=edit, ?oldid=, Special:; DokuWiki's ?do=edit):
+    # views of a page's source and past, not its content
+    r"[?&](?:action|do)=(?:edit|submit|history|info|raw|delete|protect|unprotect|watch|unwatch|purge|rollback|"
+    r"revisions|diff|backlink|recent)(?:&|$)",
+    r"[?&](?:oldid|diff|redlink|returnto)=",
+    r"(?:^|[/=])Special:",
     rf"^[^?]*\.(?:{_FILE_EXTENSIONS})(?:$|\?)",
 )
 

@@ -121,9 +121,17 @@ DOCUMENTED_RULES = {
     "print": ["/print", "/t/5/print/", "/t/5?view=print", "/t/5?print=1", "/t/5?format=print",
               "/t/5?page=2&print", "/t/5?printable=true", "/t/5?output=printable&page=2", "/t/5?layout=printer"],
     "non-HTML file extensions": ["/files/report.pdf", "/a.ZIP", "/img/photo.jpg", "/data.json"],
+    "wiki edit": ["/index.php?title=Mill_Lock&action=edit", "/index.php?title=Voss&action=edit&redlink=1",
+                  "/doku.php?id=start&do=edit"],
+    "history": ["/index.php?title=Mill_Lock&action=history", "/w/index.php?title=Mill_Lock&oldid=42",
+                "/index.php?title=Mill_Lock&diff=43&oldid=42", "/doku.php?id=start&do=revisions"],
+    "special pages": ["/index.php/Special:RecentChanges", "/wiki/Special:WhatLinksHere/Mill_Lock",
+                      "/index.php?title=Special:UserLogin&returnto=Mill_Lock"],
 }
 NOT_PRINT = ["/t/5?view=list", "/t/5?format=json", "/search?q=print", "/blueprint", "/t/5?print_id=4",
              "/t/5?sprint=1", "/printing-press", "/t/5?view=printing-history"]
+NOT_WIKI = ["/index.php?title=Mill_Lock", "/index.php/Mill_Lock", "/wiki/Special_offers", "/x?action=view",
+            "/editions/history-of-edits", "/blog/special-report", "/x?do=search"]
 
 
 def _readme_deny_row() -> str:
@@ -145,6 +153,11 @@ def test_each_documented_deny_rule_denies_its_paths_and_queries(rule: str, path:
 
 @pytest.mark.parametrize("path", NOT_PRINT)
 def test_print_rules_leave_other_queries_alone(path: str) -> None:
+    assert not DenyPolicy().is_denied("https://a.org" + path)
+
+
+@pytest.mark.parametrize("path", NOT_WIKI)
+def test_wiki_rules_leave_a_wikis_pages_and_look_alikes_alone(path: str) -> None:
     assert not DenyPolicy().is_denied("https://a.org" + path)
 
 
