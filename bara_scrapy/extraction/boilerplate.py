@@ -22,7 +22,7 @@ from functools import lru_cache
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
-from ..urls import is_sign_in
+from ..urls import DenyPolicy, is_sign_in
 from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
 from .wordscan import word_count
 
@@ -186,6 +186,65 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
 
 
 _PROMPT_LINES = frozenset({"p", "div", "li", "dd", "td"})
+_ENDPOINTS = DenyPolicy()  # the built-in non-content endpoints: edit, login, share, print…
+
+
+def heading_controls(root: HtmlElement) -> list[HtmlElement]:
+    """A heading's links to a non-content endpoint (`urls.DEFAULT_DENY`: a wiki's "[edit]" beside each section's
+    title, `?action=edit&section=1`), each with the wrapper that holds nothing else (its brackets): the heading's
+    controls, not its words ("Timber chamber", not "Timber chamber[edit]").
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<h2><span>Timber chamber</span><span class="mw-editsection">[<a href="/index.php?title=M&'
+    ...                'action=edit&section=1">edit</a>]</span></h2>')
+    >>> for el in heading_controls(t):
+    ...     el.drop_tree()
+    >>> t.text_content()
+    'Timber chamber'
+    """
+    out = []
+    for h in root.iter(*HEADINGS):
+        for a in h.iter("a"):
+            if not _ENDPOINTS.is_denied((a.get("href") or "").strip()):
+                continue
+            own = word_count(a.text_content())
+            box = a
+            while (parent := box.getparent()) is not None and parent is not h \
+                    and word_count(parent.text_content()) == own:
+                box = parent
+            out.append(box)
+    return out
+
+
+_IDENTIFIED = XPath("/descendant::*[@id]")
+_SKIP_TARGETS = frozenset({"nav", "main", "input", "form"})
+_SKIP_ROLES = frozenset({"navigation", "search", "main"})
+
+
+def skip_links(root: HtmlElement) -> list[HtmlElement]:
+    """The links that move the reader within the page to its menu, its search box or its main content ("Jump to
+    navigation", "Skip to content", "Back to top" over a page that starts with its menu): controls, however they are
+    hidden (MediaWiki's `a.mw-jump-link` is clipped by the skin's CSS). A link to a heading, a footnote or a table
+    of the page is the page's own (a table of contents).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<body><div id="head"><nav>Menu</nav></div><div id="body"><a href="#head">Jump to navigation'
+    ...                '</a> <a href="#q">Jump to search</a><p>See <a href="#s1">the first part</a>.</p><h2 id="s1">'
+    ...                'One</h2><form><input id="q"></form></div></body>')
+    >>> [a.text for a in skip_links(t)]
+    ['Jump to navigation', 'Jump to search']
+    """
+    wanted = {href[1:]: a for a in root.iter("a") if (href := (a.get("href") or "").strip()).startswith("#")
+              and len(href) > 1}
+    if not wanted:
+        return []
+    out = []
+    for el in _IDENTIFIED(root):
+        a = wanted.get(el.get("id"))
+        if a is not None and next((t for t in el.iter() if isinstance(t.tag, str) and (
+                t.tag in _SKIP_TARGETS or (t.get("role") or "").strip().lower() in _SKIP_ROLES)), None) is not None:
+            out.append(a)
+    return out
 
 
 def tab_panel(el: HtmlElement) -> bool:

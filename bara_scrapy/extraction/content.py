@@ -32,7 +32,15 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import entry_forms, entry_labels, named_omission, prune_split, sign_in_prompts
+from .boilerplate import (
+    entry_forms,
+    entry_labels,
+    heading_controls,
+    named_omission,
+    prune_split,
+    sign_in_prompts,
+    skip_links,
+)
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -79,7 +87,7 @@ LOST_WORDS = 100  # not a related box beside a short list), and the pruning took
 
 DUMP_SHARE = 0.9  # one line of this much of the body's words is the body, not a paragraph of it
 FRAME_LINE_WORDS = 6  # shorter lines of an article frame are bylines, dates, credits and labels ("1 comment")
-FRAME_HEADING_WORDS = 2
+FRAME_HEADING_WORDS = 1
 DATELINE_SHARE = 3  # a line a third of whose words are numbers
 DATELINE_WORDS = 16  # ... or a short line naming a year
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -599,6 +607,10 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
         form.drop_tree()
     for prompt in sign_in_prompts(tree):  # "You must be logged in to post a comment.", in the form's place
         prompt.drop_tree()
+    for link in skip_links(tree):  # "Jump to navigation", "Skip to content"
+        link.drop_tree()
+    for control in heading_controls(tree):  # a wiki section's "[edit]"
+        control.drop_tree()
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     page_body = BodyText(body, tidied=True) if body else inner_text(tree)
     sites = frozenset(site_names(tree, url))

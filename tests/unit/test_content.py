@@ -75,7 +75,7 @@ def test_every_item_kept_and_furniture_dropped(html: str, expected: list[str]) -
 
 def test_markdown_marks_structure() -> None:
     md = page_content(table(), URL).markdown
-    assert md.startswith("| Station | Rain | Note |\n| --- | --- | --- |\n| Station 0 | 10 mm |")
+    assert md.startswith("# Catalogue\n\n| Station | Rain | Note |\n| --- | --- | --- |\n| Station 0 | 10 mm |")
     md = page_content(listing(), URL).markdown
     assert "### [Kettle model 1](https://shop.example/p/0)" in md
 

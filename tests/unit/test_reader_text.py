@@ -681,6 +681,29 @@ def test_an_archive_of_links_is_its_list_not_the_page_glued_into_a_line() -> Non
     assert not any("Skip to main content" in line or "Seed Guides" in line for line in lines)
 
 
+def test_mediawiki_skip_links_and_section_edit_links_are_controls() -> None:
+    """MediaWiki (Vector) prints "Jump to navigation" and "Jump to search" in the article's body, links to the
+    menu's wrapper and the search box that its CSS clips, and an "[edit]" link to `?action=edit&section=N` beside
+    each section's title. They are controls; a link to a footnote or a section of the page stays."""
+    def section(n: int, title: str) -> str:
+        return (f'<h2><span class="mw-headline" id="s{n}">{title}</span><span class="mw-editsection"><span class="mw-'
+                f'editsection-bracket">[</span><a href="/index.php?title=Mill_Lock&amp;action=edit&amp;section={n}" '
+                f'title="Edit section: {title}">edit</a><span class="mw-editsection-bracket">]</span></span></h2>')
+    html = ('<html><head><title>Mill Lock - Harrowgate Waterways Wiki</title></head><body><div id="mw-page-base">'
+            '</div><div id="content" class="mw-body" role="main"><h1 id="firstHeading">Mill Lock</h1><div id='
+            '"bodyContent"><a class="mw-jump-link" href="#mw-head">Jump to navigation</a> <a class="mw-jump-link" '
+            'href="#searchInput">Jump to search</a><div id="mw-content-text"><div class="mw-parser-output"><p><b>Mill '
+            'Lock</b> is the lowest lock of the canal, beside the old corn mill.<sup><a href="#cite_note-1">[1]</a>'
+            f'</sup> See <a href="#s2">the timber chamber</a>.</p>{section(1, "History")}{BODY}'
+            f'{section(2, "Timber chamber")}{BODY}</div></div></div></div><div id="mw-head"><nav id="p-personal">'
+            '<a href="/index.php/Special:UserLogin">Log in</a></nav><div id="p-search"><form><input id="searchInput">'
+            "</form></div></div></body></html>")
+    lines = page_content(html, "http://127.0.0.1:8850/index.php/Mill_Lock").text.split("\n")
+    assert "History" in lines and "Timber chamber" in lines
+    assert not any("Jump to" in line or "[edit]" in line for line in lines)
+    assert any("beside the old corn mill.[1] See the timber chamber." in line for line in lines)
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
