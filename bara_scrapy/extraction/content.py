@@ -33,6 +33,7 @@ from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
 from .boilerplate import (
+    LABEL_WORDS,
     entry_forms,
     entry_labels,
     heading_controls,
@@ -236,6 +237,28 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
             continue
         out.append(b)
     return out
+
+
+def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[int]) -> list[Block]:
+    """Less the link labels a list's items repeat word for word ("Read more" under each post of a blog's index): the
+    list's controls, not its entries. A label is a link of `LABEL_WORDS` words or fewer alone on its line, in a
+    group's item, that half of the group's items or more hold (`sizes`: the items of each group, by index). An
+    author's name beside the date is no label: the date is on its line.
+
+    >>> b = lambda t, g: Block("p", t, t, group=g, link_words=len(t.split()))
+    >>> rows = [b("Opening day at the harbour", 0), b("Read more", 0), b("Sea kale seeds", 0), b("Read more", 0)]
+    >>> [x.text for x in _without_chrome(rows, rows, [2])]
+    ['Opening day at the harbour', 'Sea kale seeds']
+    """
+    counts = Counter((b.group, b.seq) for b in structured if _label(b))
+    if not counts:
+        return blocks
+    return [b for b in blocks if not _label(b) or (n := counts[b.group, b.seq]) < 2 or 2 * n < sizes[b.group]]
+
+
+def _label(b: Block) -> bool:
+    """A link of a few words alone on its line in a group's item ("Read more", "Sign in here"), not a heading."""
+    return b.group >= 0 and b.kind != "h" and b.words <= LABEL_WORDS and b.link_words >= b.words
 
 
 def _from_tree(kept: Block, tree: Block) -> Block:
@@ -536,7 +559,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
     titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
     headlines = titled_seqs | ({_seq(headline.text_content())} if headline is not None else set())
-    blocks = _without_orphans(blocks, headlines)
+    blocks = _without_orphans(_without_chrome(blocks, structured, [len(g.items) for g in groups]), headlines)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(_words(blocks), body_words):
