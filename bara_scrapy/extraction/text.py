@@ -222,8 +222,9 @@ def separate_words(tree: HtmlElement) -> None:
     """Put a space between two adjacent inline elements that would glue two words into one.
 
     A card's `<a>bramble</a><span>June 1</span>` renders as two boxes (the page's CSS sets them
-    apart); read as text it would be "brambleJune 1". The same after closing punctuation: a quote's
-    `<span>“…friends.”</span><span>by Ann</span>` is not "friends.”by". Two formatting elements
+    apart); read as text it would be "brambleJune 1". So does a count after a word (`_badge_apart`). The same
+    after closing punctuation: a quote's `<span>“…friends.”</span><span>by Ann</span>` is not "friends.”by".
+    Two formatting elements
     (`<b>`, `<em>`...) side by side stay glued: they style parts of one word. Code stays as written: the
     spans inside a `<pre>` or `<code>` are a highlighter's colours of one text (`book` `.` `add`).
 
@@ -241,6 +242,8 @@ def separate_words(tree: HtmlElement) -> None:
     """
     verbatim = {el for code in tree.iter("pre", "code") for el in code.iterdescendants()}
     for el in tree.iter(*_INLINE):
+        if el.tag not in _FORMATTING and el not in verbatim and (el.text or "").strip().isdigit():
+            _badge_apart(el)
         nxt = el.getnext()
         if nxt is None or el.tail or not isinstance(nxt.tag, str) or nxt.tag not in _INLINE or el in verbatim:
             continue
@@ -249,6 +252,27 @@ def separate_words(tree: HtmlElement) -> None:
         before, after = el.text_content()[-1:], nxt.text_content()[:1]
         if (before.isalnum() or before in _CLOSING) and after.isalnum():
             el.tail = " "
+
+
+def _badge_apart(el: HtmlElement) -> None:
+    """A count that ends its element right after a word (`<a>Announcements<span>2</span></a>`, a tag's number of
+    posts) is a badge of its own: "Announcements 2", not "Announcements2". A number inside a run of text is the
+    text's (`CO<span style="vertical-align: sub">2</span> lasers`).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<ul><li><a href="/t">Announcements<span>2</span></a></li><li>CO<span>2</span> lasers</li>'
+    ...                '<li>Seeds<b>3</b></li></ul>')
+    >>> separate_words(t)
+    >>> [li.text_content() for li in t]
+    ['Announcements 2', 'CO2 lasers', 'Seeds3']
+    """
+    if (el.tail or "").strip() or el.getnext() is not None or len(el):
+        return
+    prev, parent = el.getprevious(), el.getparent()
+    if prev is None and parent is not None and (parent.text or "")[-1:].isalpha():
+        parent.text += " "
+    elif prev is not None and (prev.tail or "")[-1:].isalpha():
+        prev.tail += " "
 
 
 def quote_headers(tree: HtmlElement) -> None:
