@@ -59,6 +59,7 @@ from .missed import (
     main_frame,
     main_headline,
     missed_groups,
+    page_hero,
     site_rails,
     titled_heading,
 )
@@ -516,6 +517,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
     comments)."""
     structure, furniture = prune_split(copy.deepcopy(tree))
+    if (hero := page_hero(tree, sites)) is not None:  # the headline's hero, before the <main>: the page's top
+        structure.insert(0, prune_split(copy.deepcopy(hero))[0])
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = body.words  # counted once: the body text is the page's longest string

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from lxml.html import HtmlElement
 
 from .blocks import links_elsewhere, resolve, seq
-from .boilerplate import HEADINGS
+from .boilerplate import HEADINGS, main_root
 from .lists import TITLE_WORDS, Group, link_stats
 from .text import words
 
@@ -211,13 +211,7 @@ def follows(g: Group, end: HtmlElement) -> bool:
     >>> follows(Group(t[1], (t[1][0],), 1, 0), t[0]), follows(Group(t, (t[0],), 1, 0), t[1][0])
     (True, False)
     """
-    chain = {g.items[0], *g.items[0].iterancestors()}
-    node: HtmlElement | None = end
-    while node is not None:
-        if any(sib in chain for sib in node.itersiblings()):
-            return True
-        node = node.getparent()
-    return False
+    return follows_in_document(g.items[0], end)
 
 
 def is_teaser_run(g: Group) -> bool:
@@ -464,6 +458,53 @@ def main_headline(root: HtmlElement, title: str, sites: Collection[str] = ()) ->
     wanted = seq(title)
     named = [h for h in found if seq(h.text_content()) in wanted]
     return max(named, key=lambda h: len(h.text_content())) if named else None
+
+
+def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | None:
+    """The hero the page's headline stands in, before and outside its single `<main>` (Docusaurus's landing pages
+    and blog archive: `<header class="hero"><h1>…</h1><p>tagline</p></header><main>…`): the `<h1>`'s widest
+    wrapper that does not hold the `<main>`, when the `<main>` holds no `<h1>` and the page has one other `<h1>`, not
+    a link, not what the page calls its site (`sites`, as `seq`s), and not in a menu, an aside, a footer or what
+    declares itself the site's header (`role="banner"`: phpBB's board name). A page-level `<header>` holding the
+    page's own headline is its hero.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<body><nav><h1><a href="/">Seeds</a></h1></nav><div><header class="hero"><h1>About us</h1>'
+    ...                '<p>A cooperative of growers.</p></header><main><p>Cards</p></main></div></body>')
+    >>> page_hero(t).tag
+    'header'
+    >>> print(page_hero(fromstring('<body><div><h1>About us</h1></div><main><h1>Story</h1></main></body>')))
+    None
+    """
+    main = main_root(tree)
+    if main.tag != "main" and (main.get("role") or "").strip().lower() != "main":
+        return None
+    if next(main.iter("h1"), None) is not None:
+        return None
+    found = [h for h in tree.iter("h1") if (inner := seq(h.text_content())).strip() and inner not in sites
+             and not any(a.tag in _NOT_HERO or (a.get("role") or "").strip().lower() in _NOT_HERO_ROLES
+                         for a in h.iterancestors())]
+    if len(found) != 1 or not follows_in_document(main, found[0]):
+        return None
+    around_main, box = set(main.iterancestors()), found[0]
+    while (parent := box.getparent()) is not None and parent not in around_main:
+        box = parent
+    return box
+
+
+_NOT_HERO = frozenset({"a", "nav", "aside", "dialog", "footer"})  # a logo's link, the menus, the site's footer
+_NOT_HERO_ROLES = frozenset({"navigation", "banner", "complementary", "contentinfo", "dialog"})  # declared: the site's
+
+
+def follows_in_document(el: HtmlElement, other: HtmlElement) -> bool:
+    """Whether `el` comes after `other` in document order, and not inside it."""
+    chain = {el, *el.iterancestors()}
+    node: HtmlElement | None = other
+    while node is not None:
+        if any(sib in chain for sib in node.itersiblings()):
+            return True
+        node = node.getparent()
+    return False
 
 
 def first_heading(root: HtmlElement, items: Collection[HtmlElement], sites: Collection[str] = ()) -> HtmlElement | None:

@@ -704,6 +704,27 @@ def test_mediawiki_skip_links_and_section_edit_links_are_controls() -> None:
     assert any("beside the old corn mill.[1] See the timber chamber." in line for line in lines)
 
 
+def test_a_hero_before_the_main_holds_the_pages_headline_and_standfirst() -> None:
+    """Docusaurus's landing pages put the hero before `<main>` (`<header class="hero"><h1>…</h1><p>tagline</p>
+    </header><main>cards</main>`): with no `<h1>` in the `<main>`, the page's one other `<h1>` and its hero are the
+    top of its content. The site's name in the menu stays out."""
+    cards = "".join(f'<div class="col col--4"><h3>{t}</h3><p>{d}</p></div>' for t, d in [
+        ("Founded in a Ferry Terminal", "Three retired fishermen opened the first lending counter in a ferry hall."),
+        ("Run Entirely by Volunteers", "Nobody on the rota is paid, yet the counter never missed a Tuesday."),
+        ("Funded by Jam Sales", "Heating and envelope costs are covered by selling rosehip jam each autumn.")])
+    html = ('<html><head><title>About the Library | Tidewater Seed Library</title></head><body><nav class="navbar">'
+            '<a class="navbar__brand" href="/"><b>Tidewater Seed Library</b></a><a href="/docs/">Seed Guides</a></nav>'
+            '<div class="main-wrapper"><header class="hero hero--primary"><div class="container"><h1 class="hero__'
+            'title">About the Tidewater Seed Library</h1><p class="hero__subtitle">A cooperative of growers, '
+            "archivists and stubborn optimists guarding the estuary's seed heritage.</p></div></header><main><section"
+            f' class="features"><div class="container"><div class="row">{cards}</div></div></section></main></div>'
+            '<footer class="footer">Copyright 2025 Tidewater Seed Library</footer></body></html>')
+    lines = page_content(html, "http://127.0.0.1:3000/about/").text.split("\n")
+    assert lines[:2] == ["About the Tidewater Seed Library", "A cooperative of growers, archivists and stubborn "
+                         "optimists guarding the estuary's seed heritage."]
+    assert "Founded in a Ferry Terminal" in lines and "Tidewater Seed Library" not in lines
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
