@@ -252,6 +252,15 @@ def tab_panel(el: HtmlElement) -> bool:
     return (el.get("role") or "").strip().lower() == "tabpanel"
 
 
+def drop_controls(root: HtmlElement) -> None:
+    """Remove the page's controls in place, each kind once the one before is gone: form labels, reply forms,
+    prompts to sign in where a form would be, skip links and a heading's edit links. A reader uses them; none is
+    the page's text."""
+    for find in (entry_labels, entry_forms, sign_in_prompts, skip_links, heading_controls):
+        for el in find(root):
+            el.drop_tree()
+
+
 def is_boilerplate(el: HtmlElement) -> bool:
     """Whether an element is page furniture, by evidence on the element (pure).
 

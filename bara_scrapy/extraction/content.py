@@ -32,16 +32,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import (
-    LABEL_WORDS,
-    entry_forms,
-    entry_labels,
-    heading_controls,
-    named_omission,
-    prune_split,
-    sign_in_prompts,
-    skip_links,
-)
+from .boilerplate import LABEL_WORDS, drop_controls, named_omission, prune_split
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -627,16 +618,7 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
     if tree is None:
         blocks = _body_blocks(body)
         return Content("", to_text(blocks), to_markdown(blocks), "body" if blocks else "none")
-    for label in entry_labels(tree):  # a form's "Name *", "Email": controls, not content
-        label.drop_tree()
-    for form in entry_forms(tree):  # a comment form's notes and its "Leave a Reply"
-        form.drop_tree()
-    for prompt in sign_in_prompts(tree):  # "You must be logged in to post a comment.", in the form's place
-        prompt.drop_tree()
-    for link in skip_links(tree):  # "Jump to navigation", "Skip to content"
-        link.drop_tree()
-    for control in heading_controls(tree):  # a wiki section's "[edit]"
-        control.drop_tree()
+    drop_controls(tree)  # "Name *", "Leave a Reply", "You must be logged in…", "Jump to navigation", "[edit]"
     title = clean(page_title(tree))  # <title>, else og:title, else the first <h1>
     page_body = BodyText(body, tidied=True) if body else inner_text(tree)
     sites = frozenset(site_names(tree, url))
