@@ -15,7 +15,12 @@ an anonymous visitor fetched them, and a `truth.json` of each page's key sentenc
 prints): `spirit-forum` is a Spirit forum (Django) with categories, topics of none to four replies and profiles;
 `wp-twentytwentyone` and `wp-twentytwentythree` are a WordPress 6.1 blog (Debian's package) in its classic and its
 block default theme: posts with a figure, a list, a quote, a table, comments and a reply, a page, category, tag,
-month and author archives.
+month and author archives. `docusaurus` is a Docusaurus 3.10 site as `docusaurus build` writes it, less its
+scripts (npm; a site needs no server, but Node and its packages are no Python requirement): docs with tabs,
+admonitions, code blocks and a table, a blog with authors, tags and archive, a landing page and a custom page.
+`mediawiki-vector` and `mediawiki-vector-2022` are a MediaWiki 1.39 wiki (Debian's package, SQLite) in its legacy
+and its new default skin: articles with a table of contents, tables, a figure and references, a talk page with
+signed comments, a disambiguation page, category pages.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from ..extraction.blocks import seq
 from .server import Site
@@ -242,6 +247,8 @@ class Generator:
     blog: bool = False  # pages are posts: /<slug>.html, the home page lists them
     furniture: tuple[str, ...] = ()  # what the theme prints around every page
     mirror: str = ""  # a committed copy of an application's pages (`MIRRORS`/<mirror>), not a build of `PAGES`
+    seed: str = "/"  # where the crawl starts (a wiki's main page is no root)
+    max_depth: int = 2  # how deep it goes (a docs site's pages sit under their categories)
 
 
 MIRRORS = Path(__file__).parent / "mirrors"
@@ -297,6 +304,9 @@ GENERATORS = {g.name: g for g in (
     Generator("spirit-forum", "lxml", _copy_mirror("spirit-forum"), mirror="spirit-forum"),
     Generator("wp-twentytwentyone", "lxml", _copy_mirror("wp-twentytwentyone"), mirror="wp-twentytwentyone"),
     Generator("wp-twentytwentythree", "lxml", _copy_mirror("wp-twentytwentythree"), mirror="wp-twentytwentythree"),
+    Generator("docusaurus", "lxml", _copy_mirror("docusaurus"), mirror="docusaurus", max_depth=3),
+    *(Generator(f"mediawiki-{skin}", "lxml", _copy_mirror(f"mediawiki-{skin}"), mirror=f"mediawiki-{skin}",
+                seed="/index.php/Main_Page", max_depth=3) for skin in ("vector", "vector-2022")),
 )}
 
 
@@ -307,14 +317,17 @@ def available(names: list[str]) -> tuple[list[str], list[str]]:
 
 
 def static_site(root: Path) -> Site:
-    """Every file under `root` at its path, `index.html` also at its directory's path."""
+    """Every file under `root` at its path (and at its path percent-encoded as a crawler asks for it:
+    `Saddler%27s_Bridge`), `index.html` also at its directory's path; a file without an extension is a page (a
+    wiki's `/index.php/Mill_Lock`)."""
     site = Site()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = "/" + path.relative_to(root).as_posix()
-        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        kind = mimetypes.guess_type(path.name)[0] or ("text/html" if not path.suffix else "application/octet-stream")
         kind += "; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else ""
         body = path.read_bytes()
-        site.add(rel, body, content_type=kind)
+        for at in dict.fromkeys((rel, quote(rel, safe="/:@!$&()*+,;=-._~"))):
+            site.add(at, body, content_type=kind)
         if path.name == "index.html":
             site.add(rel.removesuffix("index.html"), body, content_type=kind)
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
@@ -335,11 +348,12 @@ def page_of(path: str, blog: bool) -> str | None:
 
 
 def printed(root: Path, furniture: tuple[str, ...]) -> tuple[str, ...]:
-    """The furniture strings the built site's HTML prints (as text, outside tags): only those can leak."""
+    """The furniture strings the built site's pages print (as text, outside tags; a page is an `.html` file or one
+    without an extension, as a wiki's): only those can leak."""
     from lxml.html import fromstring
 
-    pages = " ".join(seq(" ".join(fromstring(path.read_bytes()).itertext()))
-                     for path in sorted(root.rglob("*.html")) if path.stat().st_size)
+    pages = " ".join(seq(" ".join(fromstring(path.read_bytes()).itertext())) for path in sorted(root.rglob("*"))
+                     if path.is_file() and path.suffix in ("", ".html") and path.stat().st_size)
     return tuple(f for f in furniture if seq(f) in pages)
 
 
@@ -353,8 +367,8 @@ def expected(generator: Generator) -> tuple[dict[str, list[str]], dict[str, str]
     """What a site's pages hold: key sentences by page, the page's own headline where one is known, and the page a
     URL path shows (None for the others: tags, archives, search)."""
     if generator.mirror:
-        pages: dict[str, list[str]] = mirror_truth(generator.mirror)["pages"]
-        return pages, {}, lambda path: path if path in pages else None
+        pages: dict[str, list[str]] = mirror_truth(generator.mirror)["pages"]  # by path as written (`'`, not %27)
+        return pages, {}, lambda path: page if (page := unquote(path)) in pages else None
     keys = {p.slug: key_sentences(p) for p in PAGES}
     if generator.blog:  # the index lists the posts, the newest whole
         keys["blog"] = [p.title for p in PAGES] + [summary(p) for p in PAGES[:-1]]

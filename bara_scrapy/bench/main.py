@@ -144,7 +144,8 @@ async def run_generators(opts: BenchOptions, print_line: Printer) -> dict[str, A
         generator.build(work / "source", work / "site")
         server = SiteServer(static_site(work / "site")).start()
         try:
-            job = CrawlJob(f"generator-{name}", server.url("/"), {"max_depth": 2, "max_pages": 60},
+            job = CrawlJob(f"generator-{name}", server.url(generator.seed), {"max_depth": generator.max_depth,
+                                                                            "max_pages": 60},
                            crawl_settings("full", opts.settings) | {"BARA_RENDER": "auto"})
             (result,) = await run_jobs([job], opts.out / "items" / "generators", parallel=1)
         finally:
