@@ -234,18 +234,24 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
 def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[int]) -> list[Block]:
     """Less the link labels a list's items repeat word for word ("Read more" under each post of a blog's index): the
     list's controls, not its entries. A label is a link of `LABEL_WORDS` words or fewer alone on its line, in a
-    group's item, that half of the group's items or more hold (`sizes`: the items of each group, by index). An
-    author's name beside the date is no label: the date is on its line.
+    group's item, that half of the group's items or more hold (`sizes`: the items of each group, by index), each
+    leading to a page of its own: a reply's author, linked to the same profile in each, is no label.
 
-    >>> b = lambda t, g: Block("p", t, t, group=g, link_words=len(t.split()))
-    >>> rows = [b("Opening day at the harbour", 0), b("Read more", 0), b("Sea kale seeds", 0), b("Read more", 0)]
-    >>> [x.text for x in _without_chrome(rows, rows, [2])]
-    ['Opening day at the harbour', 'Sea kale seeds']
+    >>> b = lambda t, g, to: Block("p", t, f"[{t}]({to})", group=g, link_words=len(t.split()))
+    >>> rows = [b("Opening day at the harbour", 0, "/a"), b("Read more", 0, "/a"), b("Sea kale seeds", 0, "/b"),
+    ...         b("Read more", 0, "/b"), b("wren", 1, "/u/wren"), b("wren", 1, "/u/wren")]
+    >>> [x.text for x in _without_chrome(rows, rows, [2, 2])]
+    ['Opening day at the harbour', 'Sea kale seeds', 'wren', 'wren']
     """
-    counts = Counter((b.group, b.seq) for b in structured if _label(b))
-    if not counts:
+    targets: dict[tuple[int, str], set[str]] = {}
+    for b in structured:
+        if _label(b):
+            targets.setdefault((b.group, b.seq), set()).add(b.md)
+    if not targets:
         return blocks
-    return [b for b in blocks if not _label(b) or (n := counts[b.group, b.seq]) < 2 or 2 * n < sizes[b.group]]
+    counts = Counter((b.group, b.seq) for b in structured if _label(b))
+    return [b for b in blocks if not _label(b) or (n := counts[b.group, b.seq]) < 2 or 2 * n < sizes[b.group]
+            or len(targets[b.group, b.seq]) < 2]
 
 
 def _label(b: Block) -> bool:
