@@ -465,8 +465,9 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     and blog archive: `<header class="hero"><h1>…</h1><p>tagline</p></header><main>…`): the `<h1>`'s widest
     wrapper that does not hold the `<main>`, when the `<main>` holds no `<h1>` and the page has one other `<h1>`, not
     a link, not what the page calls its site (`sites`, as `seq`s), and not in a menu, an aside, a footer or what
-    declares itself the site's header (`role="banner"`: phpBB's board name). A page-level `<header>` holding the
-    page's own headline is its hero.
+    declares itself the site's header (`role="banner"`: phpBB's board name), and a hero that holds no menu (a
+    WordPress home page's `<h1>` is the site's title, in the header with the site's menu). A page-level `<header>`
+    holding the page's own headline is its hero.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<body><nav><h1><a href="/">Seeds</a></h1></nav><div><header class="hero"><h1>About us</h1>'
@@ -474,6 +475,8 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     >>> page_hero(t).tag
     'header'
     >>> print(page_hero(fromstring('<body><div><h1>About us</h1></div><main><h1>Story</h1></main></body>')))
+    None
+    >>> print(page_hero(fromstring('<body><header><h1>Gardeners</h1><nav>Menu</nav></header><main>x</main></body>')))
     None
     """
     main = main_root(tree)
@@ -489,7 +492,9 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     around_main, box = set(main.iterancestors()), found[0]
     while (parent := box.getparent()) is not None and parent not in around_main:
         box = parent
-    return box
+    menus = (el for el in box.iter() if isinstance(el.tag, str)
+             and (el.tag == "nav" or (el.get("role") or "").strip().lower() == "navigation"))
+    return None if next(menus, None) is not None else box  # the site's header holds its menu
 
 
 _NOT_HERO = frozenset({"a", "nav", "aside", "dialog", "footer"})  # a logo's link, the menus, the site's footer
