@@ -137,11 +137,14 @@ def entry_forms(root: HtmlElement) -> list[HtmlElement]:
         form = next(area.iterancestors("form"), None)
         if form is None or form in out or next(form.iter(*HEADINGS, *SECTIONING), None) is not None:
             continue
-        out.append(form)
-        title = form.getprevious()
-        if title is not None and title.tag in HEADINGS:
-            out.append(title)
+        out += _titled(form)
     return out
+
+
+def _titled(el: HtmlElement) -> list[HtmlElement]:
+    """The element, and the heading just before it (a form's "Leave a Reply")."""
+    title = el.getprevious()
+    return [el, title] if title is not None and title.tag in HEADINGS else [el]
 
 
 def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
@@ -178,10 +181,7 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
                 or (box.text or "").strip() or any((el.tail or "").strip() for el in box) \
                 or any(el is not line and el.tag not in HEADINGS and el.text_content().strip() for el in box):
             continue
-        out.append(line)
-        title = line.getprevious()
-        if title is not None and title.tag in HEADINGS:
-            out.append(title)
+        out += _titled(line)
     return out
 
 
