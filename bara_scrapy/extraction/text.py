@@ -224,9 +224,8 @@ def separate_words(tree: HtmlElement) -> None:
     A card's `<a>bramble</a><span>June 1</span>` renders as two boxes (the page's CSS sets them
     apart); read as text it would be "brambleJune 1". So does a count after a word (`_badge_apart`). The same
     after closing punctuation: a quote's `<span>“…friends.”</span><span>by Ann</span>` is not "friends.”by".
-    Two formatting elements
-    (`<b>`, `<em>`...) side by side stay glued: they style parts of one word. Code stays as written: the
-    spans inside a `<pre>` or `<code>` are a highlighter's colours of one text (`book` `.` `add`).
+    Two formatting elements (`<b>`, `<em>`...) side by side stay glued: they style parts of one word. Code stays
+    as written: the spans inside a `<pre>` or `<code>` are a highlighter's colours of one text (`book` `.` `add`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<p><a href="/u">bramble</a><span>June 1</span> <b>in</b><i>credible</i>'
