@@ -242,14 +242,19 @@ def skip_links(root: HtmlElement) -> list[HtmlElement]:
     for el in _IDENTIFIED(root):
         a = wanted.get(el.get("id"))
         if a is not None and next((t for t in el.iter() if isinstance(t.tag, str) and (
-                t.tag in _SKIP_TARGETS or (t.get("role") or "").strip().lower() in _SKIP_ROLES)), None) is not None:
+                t.tag in _SKIP_TARGETS or role(t) in _SKIP_ROLES)), None) is not None:
             out.append(a)
     return out
 
 
+def role(el: HtmlElement) -> str:
+    """The element's ARIA role, as a browser reads it: trimmed, in lower case ("" for none)."""
+    return (el.get("role") or "").strip().lower()
+
+
 def tab_panel(el: HtmlElement) -> bool:
     """A tab's panel (`role="tabpanel"`): content a reader opens with its tab, though `hidden` until then."""
-    return (el.get("role") or "").strip().lower() == "tabpanel"
+    return role(el) == "tabpanel"
 
 
 def drop_controls(root: HtmlElement) -> None:
@@ -288,7 +293,7 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
     if _READ_ATTRIBUTES.isdisjoint(el.keys()):  # none of the attributes read below (most elements: <a href>,
         # <td>, <p>): they would all say no, so only a page-level <header> or <footer> is furniture
         return tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors())
-    if (el.get("role") or "").strip().lower() in BOILER_ROLES:
+    if role(el) in BOILER_ROLES:
         return True
     if el.get("aria-hidden") == "true" or (el.get("hidden") is not None and not tab_panel(el)):
         return True
@@ -342,7 +347,7 @@ def in_site_furniture(el: HtmlElement) -> bool:
     node: HtmlElement | None = el
     while node is not None:
         tag = node.tag if isinstance(node.tag, str) else ""
-        if tag == "nav" or (node.get("role") or "").strip().lower() in FURNITURE_ROLES:
+        if tag == "nav" or role(node) in FURNITURE_ROLES:
             return True
         if tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in node.iterancestors()):
             return True

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from lxml.html import HtmlElement
 
 from .blocks import links_elsewhere, resolve, seq
-from .boilerplate import HEADINGS, main_root
+from .boilerplate import HEADINGS, main_root, role
 from .lists import TITLE_WORDS, Group, link_stats
 from .text import words
 
@@ -480,12 +480,12 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     None
     """
     main = main_root(tree)
-    if main.tag != "main" and (main.get("role") or "").strip().lower() != "main":
+    if main.tag != "main" and role(main) != "main":
         return None
     if next(main.iter("h1"), None) is not None:
         return None
     found = [h for h in tree.iter("h1") if (inner := seq(h.text_content())).strip() and inner not in sites
-             and not any(a.tag in _NOT_HERO or (a.get("role") or "").strip().lower() in _NOT_HERO_ROLES
+             and not any(a.tag in _NOT_HERO or role(a) in _NOT_HERO_ROLES
                          for a in h.iterancestors())]
     if len(found) != 1 or not follows_in_document(main, found[0]):
         return None
@@ -493,7 +493,7 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     while (parent := box.getparent()) is not None and parent not in around_main:
         box = parent
     menus = (el for el in box.iter() if isinstance(el.tag, str)
-             and (el.tag == "nav" or (el.get("role") or "").strip().lower() == "navigation"))
+             and (el.tag == "nav" or role(el) == "navigation"))
     return None if next(menus, None) is not None else box  # the site's header holds its menu
 
 
