@@ -243,15 +243,14 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
     >>> [x.text for x in _without_chrome(rows, rows, [2, 2])]
     ['Opening day at the harbour', 'Sea kale seeds', 'wren', 'wren']
     """
-    targets: dict[tuple[int, str], set[str]] = {}
+    seen: dict[tuple[int, str], list[str]] = {}  # each label, by group: its Markdown (the link) where it stands
     for b in structured:
         if _label(b):
-            targets.setdefault((b.group, b.seq), set()).add(b.md)
-    if not targets:
+            seen.setdefault((b.group, b.seq), []).append(b.md)
+    if not seen:
         return blocks
-    counts = Counter((b.group, b.seq) for b in structured if _label(b))
-    return [b for b in blocks if not _label(b) or (n := counts[b.group, b.seq]) < 2 or 2 * n < sizes[b.group]
-            or len(targets[b.group, b.seq]) < 2]
+    return [b for b in blocks if not _label(b) or len(links := seen.get((b.group, b.seq), ())) < 2
+            or 2 * len(links) < sizes[b.group] or len(set(links)) < 2]
 
 
 def _label(b: Block) -> bool:
