@@ -29,6 +29,7 @@ TRACKING_PARAMS = frozenset(
 TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")
 
 _SIGN_IN = r"log-?in|sign-?in|sign-?up|register|registration|wp-login\.php|auth|oauth2?|sso"  # where one signs in
+_SIGN_IN_ACTIONS = r"log-?in|register|sign-?up|sign-?in"  # ... asked for in the query (?action=login)
 _SEGMENTS = (
     rf"{_SIGN_IN}|log-?out|sign-?out|"
     r"account|my-?account|profile/edit|cart|basket|checkout|admin|wp-admin|"
@@ -45,7 +46,7 @@ _FILE_EXTENSIONS = (
 )
 DEFAULT_DENY: tuple[str, ...] = (
     rf"^[^?]*/(?:{_SEGMENTS})(?:/|$|\?|\.(?:php|aspx?|html?)$)",
-    r"[?&](?:action|do|mode)=(?:log-?in|log-?out|register|sign-?up|sign-?in)(?:&|$)",
+    rf"[?&](?:action|do|mode)=(?:{_SIGN_IN_ACTIONS}|log-?out)(?:&|$)",
     r"[?&]share=",
     # print views and feeds asked for in the query: ?print=1, ?view=print, ?format=printable, ?feed=rss2
     r"[?&](?:print|printable|printer-?friendly)(?:=(?:1|true|yes|on)?)?(?:&|$)",
@@ -63,7 +64,7 @@ DEFAULT_DENY: tuple[str, ...] = (
 
 _SIGN_IN_RE = re.compile(
     rf"^[^?#]*/(?:{_SIGN_IN})(?:[/?#]|$|\.(?:php|aspx?|html?)(?:[?#]|$))"
-    r"|[?&](?:action|do|mode)=(?:log-?in|register|sign-?up|sign-?in)(?:[&#]|$)",
+    rf"|[?&](?:action|do|mode)=(?:{_SIGN_IN_ACTIONS})(?:[&#]|$)",
     re.IGNORECASE,
 )
 
