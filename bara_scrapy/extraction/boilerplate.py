@@ -233,17 +233,22 @@ def skip_links(root: HtmlElement) -> list[HtmlElement]:
     ...                'One</h2><form><input id="q"></form></div></body>')
     >>> [a.text for a in skip_links(t)]
     ['Jump to navigation', 'Jump to search']
+    >>> [a.text for a in skip_links(fromstring('<body><nav id="top">Menu</nav><p>Text</p><a href="#top">Back to top</a>'
+    ...                                        '<p>More</p><a href="#top">Back to top</a></body>'))]
+    ['Back to top', 'Back to top']
     """
-    wanted = {href[1:]: a for a in root.iter("a") if (href := (a.get("href") or "").strip()).startswith("#")
-              and len(href) > 1}
+    wanted: dict[str, list[HtmlElement]] = {}  # the links to each place in the page
+    for a in root.iter("a"):
+        if (href := (a.get("href") or "").strip()).startswith("#") and len(href) > 1:
+            wanted.setdefault(href[1:], []).append(a)
     if not wanted:
         return []
     out = []
     for el in _IDENTIFIED(root):
-        a = wanted.get(el.get("id"))
-        if a is not None and next((t for t in el.iter() if isinstance(t.tag, str) and (
+        links = wanted.get(el.get("id"))
+        if links and next((t for t in el.iter() if isinstance(t.tag, str) and (
                 t.tag in _SKIP_TARGETS or role(t) in _SKIP_ROLES)), None) is not None:
-            out.append(a)
+            out += links
     return out
 
 
