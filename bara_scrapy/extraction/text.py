@@ -27,7 +27,7 @@ from trafilatura.settings import Extractor
 from trafilatura.utils import decode_file, is_dubious_html, repair_faulty_html
 
 from .blocks import Block, from_trafilatura_xml, tree_blocks
-from .boilerplate import HEADINGS
+from .boilerplate import HEADINGS, tab_panel
 from .precise import precise_extraction
 from .wordscan import word_count
 from .xmloutput import xml_string
@@ -58,9 +58,8 @@ _BLOCKS = frozenset(
 )
 
 # The elements with a `hidden` attribute (the parents of the `hidden` attributes: the same elements in the same order
-# as `//*[@hidden]`, without a predicate tested on each element, which libxml2 does slowly) and the <template>s. A tab
-# panel stays: its tab shows it, and every panel in the DOM is the page's content (Docusaurus hides all but the first)
-_UNRENDERED = etree.XPath("/descendant::*/@hidden/parent::*[not(@role='tabpanel')]|/descendant::template")
+# as `//*[@hidden]`, without a predicate tested on each element, which libxml2 does slowly) and the <template>s
+_UNRENDERED = etree.XPath("/descendant::*/@hidden/..|/descendant::template")
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
 _CLOSING = frozenset(".,;:!?)]}\"'”’»")  # punctuation that ends a phrase: a word right after it is another
@@ -358,8 +357,9 @@ def parse(html: str) -> HtmlElement | None:
         tree = _load(f"<html><body>{clean(html)}</body></html>")
     if tree is None:
         return None
-    for el in _UNRENDERED(tree):  # not rendered, whatever the CSS says
-        el.drop_tree()
+    for el in _UNRENDERED(tree):  # not rendered, whatever the CSS says; but a tab panel is its tab's (`tab_panel`:
+        if not tab_panel(el):  # every panel in the DOM is the page's content, Docusaurus hides all but the first)
+            el.drop_tree()
     drop_permalinks(tree)
     separate_words(tree)
     quote_headers(tree)
