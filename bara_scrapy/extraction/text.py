@@ -357,8 +357,10 @@ def parse(html: str) -> HtmlElement | None:
         tree = _load(f"<html><body>{clean(html)}</body></html>")
     if tree is None:
         return None
-    for el in _UNRENDERED(tree):  # not rendered, whatever the CSS says; but a tab panel is its tab's (`tab_panel`:
-        if not tab_panel(el):  # every panel in the DOM is the page's content, Docusaurus hides all but the first)
+    # not rendered, whatever the CSS says; but a tab panel is its tab's: every panel in the DOM is the page's
+    # content (Docusaurus hides all but the first)
+    for el in _UNRENDERED(tree):
+        if not tab_panel(el):
             el.drop_tree()
     drop_permalinks(tree)
     separate_words(tree)
