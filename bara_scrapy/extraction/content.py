@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from itertools import takewhile
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -459,6 +460,36 @@ class _Chosen:
     template_lines: int
 
 
+def _hero_in(structure: HtmlElement, hero: HtmlElement) -> HtmlElement:
+    """The page's hero (`missed.page_hero`) in its pruned copy `structure`, the top of its content: where the pruning
+    left it (a `<div>` before the page's one `<article>`, inside the body the copy is), found as the wrapper as many
+    levels above the one `<h1>` of the same words; else (outside a `<main>`, or a page-level `<header>` the pruning
+    took) a pruned copy of it, put first in `structure`.
+
+    >>> from lxml.html import fromstring
+    >>> page = fromstring('<body><div><h1>Towpath open</h1><p>After four weekends.</p></div><article>x</article>'
+    ...                   '</body>')
+    >>> structure = copy.deepcopy(page)
+    >>> _hero_in(structure, page[0]) is structure[0], len(structure)
+    (True, 2)
+    >>> main = fromstring('<main><p>Cards</p></main>')
+    >>> _hero_in(main, page[0]) is main[0], main[0].text_content()
+    (True, 'Towpath openAfter four weekends.')
+    """
+    headline = next(hero.iter("h1"))
+    levels = sum(1 for _ in takewhile(lambda a: a is not hero, headline.iterancestors())) + 1
+    words = _seq(headline.text_content())
+    same = [h for h in structure.iter("h1") if _seq(h.text_content()) == words]
+    if len(same) == 1:
+        box = same[0]
+        for _ in range(levels):
+            box = box.getparent() if box.getparent() is not None else box
+        return box
+    top = prune_split(copy.deepcopy(hero))[0]
+    structure.insert(0, top)
+    return top
+
+
 def _dropped(elements: Iterable[HtmlElement]) -> list[str]:
     """The visible text of `elements`, one line each, as they leave their tree (their tails stay)."""
     out = []
@@ -513,8 +544,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
     comments)."""
     structure, furniture = prune_split(copy.deepcopy(tree))
-    if (hero := page_hero(tree, sites)) is not None:  # the headline's hero, before the <main>: the page's top
-        structure.insert(0, prune_split(copy.deepcopy(hero))[0])
+    top = None if (hero := page_hero(tree, sites)) is None else _hero_in(structure, hero)
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = body.words  # counted once: the body text is the page's longest string
@@ -549,7 +579,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     article = article_frame(structure, container)
     own = before_end(article, end) if article is not None else ()
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
-    frame = frozenset(el for el in (headline, *own, *main, *short) if el is not None)
+    frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset(el for el in _NAMED(structure) if named_omission(el))
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item

@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .blocks import links_elsewhere, resolve, seq
@@ -467,7 +468,9 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     a link, not what the page calls its site (`sites`, as `seq`s), and not in a menu, an aside, a footer or what
     declares itself the site's header (`role="banner"`: phpBB's board name), and a hero that holds no menu (a
     WordPress home page's `<h1>` is the site's title, in the header with the site's menu). A page-level `<header>`
-    holding the page's own headline is its hero.
+    holding the page's own headline is its hero. A page with no `<main>` and one `<article>` has its content there:
+    the hero stands before that (Start Bootstrap's Clean Blog: `<header class="masthead"><h1>…</h1><h2>subheading
+    </h2></header><article>…`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<body><nav><h1><a href="/">Seeds</a></h1></nav><div><header class="hero"><h1>About us</h1>'
@@ -478,10 +481,15 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     None
     >>> print(page_hero(fromstring('<body><header><h1>Gardeners</h1><nav>Menu</nav></header><main>x</main></body>')))
     None
+    >>> page_hero(fromstring('<body><header><h1>Towpath open</h1></header><article><p>x</p></article></body>')).tag
+    'header'
     """
     main = main_root(tree)
     if main.tag != "main" and role(main) != "main":
-        return None
+        articles = _ARTICLES(tree)
+        if len(articles) != 1:
+            return None
+        main = articles[0]
     if next(main.iter("h1"), None) is not None:
         return None
     found = [h for h in tree.iter("h1") if (inner := seq(h.text_content())).strip() and inner not in sites
@@ -497,6 +505,7 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     return None if next(menus, None) is not None else box  # the site's header holds its menu
 
 
+_ARTICLES = XPath("//article")
 _NOT_HERO = frozenset({"a", "nav", "aside", "dialog", "footer"})  # a logo's link, the menus, the site's footer
 _NOT_HERO_ROLES = frozenset({"navigation", "banner", "complementary", "contentinfo", "dialog"})  # declared: the site's
 

@@ -725,6 +725,29 @@ def test_a_hero_before_the_main_holds_the_pages_headline_and_standfirst() -> Non
     assert "Founded in a Ferry Terminal" in lines and "Tidewater Seed Library" not in lines
 
 
+def test_a_masthead_before_the_pages_one_article_holds_its_headline_and_standfirst() -> None:
+    """Start Bootstrap's Clean Blog (and the Jekyll, Hugo and Ghost themes built on it) has no `<main>`: the post's
+    headline and subheading stand in the page-level `<header class="masthead">`, its body in the page's one
+    `<article>`. That header is the post's hero, as a hero before `<main>` is; the byline under the subheading is
+    no frame content, and the site's name in the menu stays out."""
+    paragraphs = "".join(f"<p>{t}</p>" for t in [
+        "The towpath between the two locks was cleared of brambles over four weekends in March.",
+        "Volunteers found the original coping stones under a foot of silt and reset each one by hand."])
+    html = ('<html><head><title>Clean Blog - Start Bootstrap Theme</title></head><body><nav class="navbar navbar-'
+            'expand-lg navbar-light" id="mainNav"><div class="container"><a class="navbar-brand" href="index.html">'
+            'Start Bootstrap</a><ul class="navbar-nav"><li class="nav-item"><a class="nav-link" href="index.html">Home'
+            '</a></li><li class="nav-item"><a class="nav-link" href="about.html">About</a></li></ul></div></nav>'
+            '<header class="masthead"><div class="container"><div class="row"><div class="col-md-10"><div class="post-'
+            'heading"><h1>The towpath is open again</h1><h2 class="subheading">Four weekends of work on the Mill Lock '
+            'reach</h2><span class="meta">Posted by <a href="#!">Start Bootstrap</a> on August 24, 2023</span></div>'
+            f'</div></div></div></header><article class="mb-4"><div class="container"><div class="row"><div class="col'
+            f'-md-10">{paragraphs}</div></div></div></article><footer class="border-top"><div class="small">Copyright'
+            ' &copy; Your Website 2023</div></footer></body></html>')
+    lines = page_content(html, "http://127.0.0.1:8000/post.html").text.split("\n")
+    assert lines[:2] == ["The towpath is open again", "Four weekends of work on the Mill Lock reach"], lines
+    assert "Start Bootstrap" not in lines and not any("Posted by" in line for line in lines)
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
