@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from lxml.etree import XPath
 from lxml.html import HtmlElement
@@ -28,12 +29,14 @@ WRAPPER_SHARE = 0.8  # items whose text lies this much in inner groups are wrapp
 MIN_GROUP_WORDS = 12
 MIN_SHAPE = 2  # child elements of an item a script marked (a heading and its text): one alone says little
 LINK_DENSE = 0.7  # share of a group's words inside links ...
+THREAD_LINKS = 0.1  # a thread's share of link words at most (`_thread_of`): comments are plain text
 TITLE_WORDS = 4.0  # ... is content only when its links average this many words (titles, not labels)
 
 _DIGITS = re.compile(r"\d+")
-# `root` and the elements under it with at least MIN_ITEMS element children (the parents of an element that is a
-# MIN_ITEMS-th child), in document order: fewer make no run of MIN_ITEMS alike elements (comments do not count)
-_PARENTS = XPath(f"descendant-or-self::*/*[{MIN_ITEMS}]/..")
+# `root` and the elements under it with at least two element children (the parents of an element that is a second
+# child), in document order: one makes no run, and a run of two is a thread at most (`_thread_of`; comments do not
+# count)
+_PARENTS = XPath("descendant-or-self::*/*[2]/..")
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,10 @@ def is_content_group(items: tuple[HtmlElement, ...], counts: list[int]) -> bool:
 
 
 def _content_link_words(items: tuple[HtmlElement, ...], counts: list[int],
-                        counted: dict[HtmlElement, int] | None = None) -> int | None:
+                        counted: dict[HtmlElement, int] | None = None, least: int = MIN_ITEMS) -> int | None:
     """`is_content_group`'s decision, with the words inside the group's links when it is one (a `Group`'s
-    `link_words`: counted once), else None (`counted`: as `link_stats`).
+    `link_words`: counted once), else None (`counted`: as `link_stats`; `least`: the fewest items, fewer for a
+    thread whose replies make up the rest).
 
     >>> from lxml.html import fromstring
     >>> items = tuple(fromstring('<ul>' + '<li>A card with <a href="/">its own title</a></li>' * 3 + '</ul>'))
@@ -105,7 +109,7 @@ def _content_link_words(items: tuple[HtmlElement, ...], counts: list[int],
     """
     total = sum(counts)
     median = sorted(counts)[len(counts) // 2]
-    if len(items) < MIN_ITEMS or total < MIN_GROUP_WORDS or median < _item_floor(items):
+    if len(items) < least or total < MIN_GROUP_WORDS or median < _item_floor(items):
         return None
     link_words, links = link_stats(items, counted)
     return None if link_words >= LINK_DENSE * total and links and link_words / links < TITLE_WORDS else link_words
@@ -158,16 +162,42 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
         for sig, members in alike.items():
             # runs of bare paragraphs are prose (trafilatura's domain), cells go by row, and a shorter run is
             # no group (`is_content_group`): its words need no counting
-            if sig in PROSE or len(members) < MIN_ITEMS:
+            if sig in PROSE or (len(members) < MIN_ITEMS and not _thread_of(members, sig)):
                 continue
             items = tuple(members)
             counts = _item_words(items)
-            if counts is None:
+            thread = len(items) < MIN_ITEMS  # each item a comment of its own, in plain text
+            if counts is None or (thread and min(counts) < _item_floor(items)):
                 continue
-            link_words = _content_link_words(items, counts, counted)
-            if link_words is not None and not _wrappers(items, sum(counts), groups):
+            link_words = _content_link_words(items, counts, counted, len(items) if thread else MIN_ITEMS)
+            if link_words is not None and not (thread and link_words > THREAD_LINKS * sum(counts)) \
+                    and not _wrappers(items, sum(counts), groups):
                 groups.append(Group(parent, items, sum(counts), link_words))
     return groups[::-1]
+
+
+def _thread_of(members: list[HtmlElement], sig: str) -> bool:
+    """Whether a run too short for a group (two items, fewer than `MIN_ITEMS`) is a thread: items of one shape (the
+    signatures of their children, `MIN_SHAPE` or more) that, with the elements of their signature and shape nested in
+    them (the replies under a comment, in the comment's own markup), are `MIN_ITEMS`. Layout columns nest rows and
+    columns of other shapes. `repeated_groups` then asks a thread for plain text in every item (`THREAD_LINKS`).
+
+    >>> from lxml.html import fromstring
+    >>> c = '<div class="d-flex"><img><div><b>ann</b> A comment.{}</div></div>'
+    >>> t = fromstring('<div><form></form>' + c.format(c.format("") * 2) + c.format("") + '</div>')
+    >>> _thread_of(list(t)[1:], "div.d-flex"), _thread_of(list(t)[2:], "div.d-flex")
+    (True, False)
+    """
+    if len(members) < 2:
+        return False
+    tag = members[0].tag
+    shape = _shape(members[0])
+    if len(shape) < MIN_SHAPE or any(_shape(m) != shape for m in members[1:]):
+        return False
+    wanted = MIN_ITEMS - len(members)
+    nested = (d for m in members for d in m.iterdescendants(tag)
+              if _signature(tag, d.get("class")) == sig and _shape(d) == shape)
+    return sum(1 for _ in islice(nested, wanted)) == wanted
 
 
 def _fold_marked(parent: HtmlElement, alike: dict[str, list[HtmlElement]]) -> None:

@@ -14,6 +14,7 @@ from bara_scrapy.bench.articles import default_corpus
 from bara_scrapy.bench.corpus import load
 from bara_scrapy.extraction.blocks import seq
 from bara_scrapy.extraction.content import page_content
+from bara_scrapy.extraction.lists import repeated_groups
 from bara_scrapy.extraction.missed import TEXT_TAGS, _apart, _held_tags, joined_seq, seq_words
 
 URL = "http://127.0.0.1:8000/article/otters"
@@ -746,6 +747,47 @@ def test_a_masthead_before_the_pages_one_article_holds_its_headline_and_standfir
     lines = page_content(html, "http://127.0.0.1:8000/post.html").text.split("\n")
     assert lines[:2] == ["The towpath is open again", "Four weekends of work on the Mill Lock reach"], lines
     assert "Start Bootstrap" not in lines and not any("Posted by" in line for line in lines)
+
+
+def test_a_thread_of_two_comments_and_their_replies_in_unnamed_markup_is_content() -> None:
+    """Start Bootstrap's Blog Post template: the comments stand beside the `<article>`, each a `div.d-flex` (avatar,
+    then the name and the text), the replies in the markup of their comment, and no class names a comment. Two
+    comments are too few for a run, but with the replies nested in them they are a thread: kept, in `text` and in
+    `comments`. A layout of two columns is no thread: its columns do not nest their own shape."""
+    def comment(name: str, text: str, replies: str = "") -> str:
+        return (f'<div class="d-flex mb-4"><div class="flex-shrink-0"><img class="rounded-circle" src="/a.jpg" '
+                f'alt="..."></div><div class="ms-3"><div class="fw-bold">{name}</div>{text}{replies}</div></div>')
+    replies = "".join(comment(n, t) for n, t in [
+        ("Wren Halloway", "The coping stones on the east side were reset the weekend before, I think."),
+        ("Ada Penrose", "Both sides were done by the end of March, the east side last.")])
+    thread = (comment("Tom Ashby", "Which weekend did the east wall get its new coping stones?", replies)
+              + comment("Mina Verhoeven", "Thank you to everyone who carried stones up from the silt."))
+    body = "".join(f"<p>{t}</p>" for t in [
+        "The towpath between the two locks was cleared of brambles over four weekends in March.",
+        "Volunteers found the original coping stones under a foot of silt and reset each one by hand.",
+        "The reach reopens to walkers on Saturday, and the lock keeper's cottage will serve tea from noon."])
+    html = ('<html><head><title>Blog Post - Start Bootstrap Template</title></head><body><nav class="navbar"><a '
+            'class="navbar-brand" href="#!">Start Bootstrap</a></nav><div class="container mt-5"><div class="row">'
+            '<div class="col-lg-8"><article><header class="mb-4"><h1 class="fw-bolder mb-1">The towpath is open '
+            f'again</h1></header><section class="mb-5">{body}</section></article><section class="mb-5"><div '
+            'class="card bg-light"><div class="card-body"><form class="mb-4"><textarea class="form-control" rows="3"'
+            f' placeholder="Join the discussion and leave a comment!"></textarea></form>{thread}</div></div>'
+            '</section></div><div class="col-lg-4"><div class="card mb-4"><div class="card-header">Side Widget</div>'
+            '<div class="card-body">You can put anything you want inside of these side widgets.</div></div></div>'
+            '</div></div></body></html>')
+    content = page_content(html, "http://127.0.0.1:8000/post.html")
+    lines = content.text.split("\n")
+    for said in ["Which weekend did the east wall get its new coping stones?", "Both sides were done by the end of "
+                 "March, the east side last.", "Thank you to everyone who carried stones up from the silt."]:
+        assert said in lines, lines
+    assert [c.text.split("\n")[:2] for c in content.comments] == [
+        ["Tom Ashby", "Which weekend did the east wall get its new coping stones?"],
+        ["Mina Verhoeven", "Thank you to everyone who carried stones up from the silt."]]
+    columns = ('<div class="row"><div class="col-md-6"><h2>Opening hours</h2><p>The counter opens on Tuesdays from '
+               'ten until four.</p></div><div class="col-md-6"><h2>Where to find us</h2><p>Upstairs in the old ferry'
+               ' hall, beside the harbour.</p><div class="row"><div class="col-md-6"><p>Bus 12 stops outside.</p>'
+               '</div></div></div></div>')
+    assert not [g for g in repeated_groups(fromstring(columns)) if len(g.items) < 3]
 
 
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
