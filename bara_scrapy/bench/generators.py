@@ -307,6 +307,8 @@ GENERATORS = {g.name: g for g in (
     Generator("docusaurus", "lxml", _copy_mirror("docusaurus"), mirror="docusaurus", max_depth=3),
     *(Generator(f"mediawiki-{skin}", "lxml", _copy_mirror(f"mediawiki-{skin}"), mirror=f"mediawiki-{skin}",
                 seed="/index.php/Main_Page", max_depth=3) for skin in ("vector", "vector-2022")),
+    *(Generator(name, "lxml", _copy_mirror(name), mirror=name) for name in ("bootstrap-business",
+                                                                             "bootstrap-clean-blog")),
 )}
 
 

@@ -47,6 +47,10 @@ KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [f"/index.php/{page
     ("Category:Harrowgate_Canal_locks", ["Harrowgate Flight", "Mill Lock"]),
     ("Category:People_of_the_Harrowgate_Canal", ["Ellery Voss"]),
     ("Category:Disambiguation_pages", ["Voss (disambiguation)"])] for key in keys]
+# Start Bootstrap: a standfirst of two to five words under the headline ("This is what I do.") is too short for frame
+# content, where bylines stand ("By Drew Israel", "Tom Krisher, Ap Auto Writer": most such lines on the corpora).
+KNOWN["bootstrap-business"] = ["/portfolio-overview.html: Company portfolio"]
+KNOWN["bootstrap-clean-blog"] = ["/about.html: This is what I do.", "/contact.html: Have questions? I have answers."]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.
