@@ -62,6 +62,7 @@ _BLOCKS = frozenset(
 _UNRENDERED = etree.XPath("/descendant::*/@hidden/..|/descendant::template")
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
+_BOXES = frozenset({"input", "img", "svg"})  # empty elements that take a box of their own between two inline ones
 _CLOSING = frozenset(".,;:!?)]}\"'”’»")  # punctuation that ends a phrase: a word right after it is another
 _FORMATTING = frozenset({"b", "strong", "em", "i", "u", "s", "sub", "sup", "mark", "small", "abbr"})
 
@@ -237,15 +238,25 @@ def separate_words(tree: HtmlElement) -> None:
     >>> separate_words(t)
     >>> t.text_content()
     'book.addx.y z'
+
+    An empty box between the two (VitePress's code-group tabs: a radio button before each label) sets them apart too:
+
+    >>> t = fromstring('<div><input type="radio"><label>From the terminal</label><input type="radio">'
+    ...                '<label>Inside a script</label><b>super</b><wbr><b>califragilistic</b></div>')
+    >>> separate_words(t)
+    >>> t.text_content()
+    'From the terminal Inside a script supercalifragilistic'
     """
     verbatim = {el for code in tree.iter("pre", "code") for el in code.iterdescendants()}
     for el in tree.iter(*_INLINE):
         if el.tag not in _FORMATTING and el not in verbatim and (el.text or "").strip().isdigit():
             _badge_apart(el)
-        nxt = el.getnext()
+        nxt, boxed = el.getnext(), False
+        while nxt is not None and not el.tail and nxt.tag in _BOXES and not nxt.tail and not len(nxt):
+            nxt, boxed = nxt.getnext(), True  # a radio button or an icon between two labels: their boxes are apart
         if nxt is None or el.tail or not isinstance(nxt.tag, str) or nxt.tag not in _INLINE or el in verbatim:
             continue
-        if el.tag in _FORMATTING and nxt.tag in _FORMATTING:
+        if el.tag in _FORMATTING and nxt.tag in _FORMATTING and not boxed:
             continue
         before, after = el.text_content()[-1:], nxt.text_content()[:1]
         if (before.isalnum() or before in _CLOSING) and after.isalnum():
