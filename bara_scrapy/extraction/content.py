@@ -54,6 +54,7 @@ from .missed import (
     page_hero,
     site_rails,
     titled_heading,
+    written_link_lists,
 )
 from .template import encode, fingerprint, key, listed, template_lines, title_key
 from .text import (
@@ -572,7 +573,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few) for item in g.items if item not in promos),
-                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq)])
+                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq),
+                       *written_link_lists(structure, kept)])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()

@@ -30,6 +30,7 @@ ARTICLE_WORDS = 150  # ... unless trafilatura kept an article: then comments and
 LONG_ARTICLE = 300  # after an article this long, a run past its last paragraph is teasers, tags or comments
 FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no prose at all
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
+LIST_LABEL_WORDS = 5  # a link's label in a list written in the article's flow, at most: a page's name
 ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a byline
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 
@@ -561,6 +562,40 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement
                 and after in kept_seq:
             found.append(h)
     return found
+
+
+def written_link_lists(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
+    """The items of the lists of links written in the article's own flow, which trafilatura leaves out as a list of
+    links: a `<ul>` or `<ol>` of two items or more, each one link and nothing else, a label of `LIST_LABEL_WORDS`
+    words at most (a page's name) to a page of its own (not a place in this one), in the same parent as a paragraph
+    trafilatura kept (`kept`), after it. Markdown writes "See also" and "Further reading" so (Jekyll, Hexo,
+    VitePress, MediaWiki); a template's related-stories box or tag list stands in a wrapper of its own, and a list of
+    other stories' headlines has longer labels.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Where to go next.</p><ul><li><a href="/a">Where we rehearse</a></li><li><a href='
+    ...                '"/b">About the choir</a></li></ul><div><ul><li><a href="/t/x">Sweden</a></li><li><a href="/t/'
+    ...                'y">Music</a></li></ul></div></div>')
+    >>> [li.text_content() for li in written_link_lists(t, kept_container(t, seq("Where to go next.")))]
+    ['Where we rehearse', 'About the choir']
+    """
+    out = []
+    for lst in root.iter("ul", "ol"):
+        items = [li for li in lst if isinstance(li.tag, str)]
+        if len(items) < 2 or any(li.tag != "li" for li in items):
+            continue
+        links = [list(li.iter("a")) for li in items]
+        if any(len(found) != 1 for found in links):
+            continue
+        targets = [(found[0].get("href") or "").strip() for found in links]
+        labels = [seq(li.text_content()) for li in items]
+        if len(set(targets)) < len(items) or not all(_page_link(t) for t in targets) or any(
+                label != seq(found[0].text_content()) or not 0 < seq_words(label) <= LIST_LABEL_WORDS
+                for label, found in zip(labels, links, strict=True)):
+            continue
+        if any(sib.tag == "p" and kept.held.get(sib, 0) for sib in lst.itersiblings(preceding=True)):
+            out += items
+    return out
 
 
 def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:

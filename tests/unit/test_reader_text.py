@@ -790,6 +790,30 @@ def test_a_thread_of_two_comments_and_their_replies_in_unnamed_markup_is_content
     assert not [g for g in repeated_groups(fromstring(columns)) if len(g.items) < 3]
 
 
+def test_a_list_of_links_written_in_the_articles_flow_is_content() -> None:
+    """Markdown writes a "See also" or "Further reading" list as a bare `<ul>` of links beside the post's
+    paragraphs (Jekyll's minima, Hexo's landscape, VitePress, MediaWiki): trafilatura leaves a list of links out, and
+    each label is too short for frame content, so the whole list was lost. A template's tag list in a wrapper of its
+    own, and a table of contents (links to places in the page), stay out."""
+    prose = ("<p>New singers often ask the same questions in their first month, so this post gathers the answers we "
+             "have already written on this blog in one place.</p>")
+    links = "".join(f'<li><a href="/news/{n}.html">{label}</a></li>' for n, label in enumerate(
+        ["Where we rehearse", "How the tenors practise", "Spring concert details", "Breathing homework"]))
+    html = ('<html><head><title>Useful links for new singers | Larkmoor Village Choir</title></head><body><header '
+            'class="site-header"><a class="site-title" href="/">Larkmoor Village Choir</a></header><main class="page-'
+            'content"><article class="post h-entry"><header class="post-header"><h1 class="post-title p-name">Useful '
+            'links for new singers</h1></header><div class="post-content e-content">'
+            f'{prose}<ul>{links}</ul><p>Each of these posts is short enough to read on the bus to rehearsal, and '
+            'all of them are kept up to date by the committee.</p><ul><li><a href="#top">Top of the page</a></li>'
+            '<li><a href="#end">End of the page</a></li></ul></div><div class="post-tags"><ul><li><a href="/tags/'
+            'choir/">Choir news</a></li><li><a href="/tags/new/">New singers</a></li></ul></div></article></main>'
+            "</body></html>")
+    lines = page_content(html, "http://127.0.0.1:4000/news/useful-links.html").text.split("\n")
+    assert lines[2:6] == ["Where we rehearse", "How the tenors practise", "Spring concert details",
+                          "Breathing homework"], lines
+    assert not {"Top of the page", "Choir news", "New singers"} & set(lines)
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
