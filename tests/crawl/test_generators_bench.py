@@ -34,11 +34,10 @@ KNOWN["docusaurus"] = [
         ("sea-kale-cold-stratification", ["Marisol Quenby", "Tobiah Pellow"])] for author in authors),
     "/docs/getting-started/borrowing-seeds/: Ask the harbor librarian",
     "/docs/seed-care/germination-testing/: Why ten seeds?"]
-# MediaWiki: lists of bare links (a category's members, "See also") are a row of links to trafilatura and to the
-# frame, and "See also" then heads nothing; the references after the article's last kept paragraph are past its
-# frame, one cited twice ("1.0 1.1") reads as a dateline.
+# MediaWiki: a category's members are lists of bare links in a wrapper of their own, a row of links to trafilatura
+# and to the frame ("See also", written in the article's flow, is kept); the references after the article's last
+# kept paragraph are past its frame, one cited twice ("1.0 1.1") reads as a dateline.
 KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [f"/index.php/{page}: {key}" for page, keys in [
-    ("Harrowgate_Flight", ["See also", "Mill Lock", "Great Freeze of 1891"]),
     ("Harrowgate_Canal", ["Harrowgate Navigation Act, 1791, section four."]),
     ("Great_Freeze_of_1891", ["References", "Recollections of Hannah Croft, recorded by the restoration society in "
                                             "1972."]),
