@@ -342,9 +342,11 @@ def _frame_content(b: Block) -> bool:
         return False
     if b.kind != "code" and not (b.kind == "h" and b.level == 1) and (
             DATELINE_SHARE * sum(t.isdigit() for t in tokens) >= n
-            or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens))):
-        return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM"); an <h1>
-        # with a year is a title ("Month: May 2026", an archive's)
+            or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens)
+                and (b.kind != "li" or sum(any(c.isdigit() for c in t) for t in tokens) > 1 or "©" in b.text))):
+        return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM"), a copyright
+        # line; a list's item naming a year and no day or time ("13th") is a reference or an event, no date ("recorded
+        # by the society in 1972", MediaWiki's references); an <h1> with a year is a title ("Month: May 2026")
     if b.kind == "h" and b.carded:
         return True  # a card's title: a heading inside the card's link (a linked headline is not one)
     return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)

@@ -35,12 +35,10 @@ KNOWN["docusaurus"] = [
     "/docs/getting-started/borrowing-seeds/: Ask the harbor librarian",
     "/docs/seed-care/germination-testing/: Why ten seeds?"]
 # MediaWiki: a category's members are lists of bare links in a wrapper of their own, a row of links to trafilatura
-# and to the frame ("See also", written in the article's flow, is kept); the references after the article's last
-# kept paragraph are past its frame, one cited twice ("1.0 1.1") reads as a dateline.
+# and to the frame ("See also", written in the article's flow, is kept); a reference cited twice ("1.0 1.1") reads as
+# a dateline.
 KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [f"/index.php/{page}: {key}" for page, keys in [
     ("Harrowgate_Canal", ["Harrowgate Navigation Act, 1791, section four."]),
-    ("Great_Freeze_of_1891", ["References", "Recollections of Hannah Croft, recorded by the restoration society in "
-                                            "1972."]),
     ("Category:Harrowgate_Canal", ["Thornbeck Basin", "Saddler's Bridge Tollhouse", "Great Freeze of 1891",
                                    "Harrowgate Canal Restoration Society", "Harrowgate Canal locks"]),
     ("Category:Harrowgate_Canal_locks", ["Harrowgate Flight", "Mill Lock"]),

@@ -814,6 +814,25 @@ def test_a_list_of_links_written_in_the_articles_flow_is_content() -> None:
     assert not {"Top of the page", "Choir news", "New singers"} & set(lines)
 
 
+def test_a_list_item_naming_only_a_year_is_no_dateline() -> None:
+    """A date names more than its year: a list's item that names one, a reference ("recorded by the restoration
+    society in 1972", MediaWiki's references list after the last paragraph: the committed mirror's page) is the
+    page's, while a byline with its day and year stays out."""
+    body = "".join(f"<p>{t}</p>" for t in [
+        "Ice first formed in the shallow pounds above the flight in the middle of January that winter.",
+        "Families skated between the stranded boats, and the keeper opened her kitchen to the children."])
+    html = ('<html><head><title>Great Freeze of 1891 - Harrowgate Waterways Wiki</title></head><body><main><h1>'
+            f'Great Freeze of 1891</h1><div class="byline">Posted by Ann Pell on November 19, 2019, 6:21 AM</div>'
+            f'{body}<h2>References</h2><ol class="references"><li><span class="reference-text">Recollections of '
+            'Hannah Croft, recorded by the restoration society in 1972.</span></li></ol></main></body></html>')
+    lines = page_content(html, "http://127.0.0.1:8850/index.php/Great_Freeze_of_1891").text.split("\n")
+    assert lines[-1] == "Recollections of Hannah Croft, recorded by the restoration society in 1972."
+    assert not any("Posted by" in line for line in lines), lines
+    wiki = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/mediawiki-vector/site/index.php/Great_Freeze_of_1891"
+    lines = page_content(wiki.read_text(), "http://127.0.0.1:8850/index.php/Great_Freeze_of_1891").text.split("\n")
+    assert lines[-2:] == ["References", "↑ Recollections of Hannah Croft, recorded by the restoration society in 1972."]
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
