@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from itertools import takewhile
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -547,7 +547,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
     comments)."""
     structure, furniture = prune_split(copy.deepcopy(tree))
-    top = None if (hero := page_hero(tree, sites)) is None else _hero_in(structure, hero)
+    home = urlsplit(url).path in ("", "/") and not urlsplit(url).query  # the site's own page: its name heads it
+    top = None if (hero := page_hero(tree, frozenset() if home else sites)) is None else _hero_in(structure, hero)
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = body.words  # counted once: the body text is the page's longest string

@@ -23,11 +23,9 @@ pytestmark = pytest.mark.browser
 # Pelican's notmyidea theme prints the newest post whole in an <aside id="featured"> of its index: a landmark
 # that says "not the page's own", which bara_scrapy follows; the post is crawled on its own page, whole.
 KNOWN = {"pelican-notmyidea": ["blog: Frequently asked questions"]}
-# Docusaurus: the landing page's hero holds the site's name as its <h1> (the site's, so no hero is taken there); each
-# post's author name is a two-word link over the author's title (a byline: the title is kept, the name is not); an
-# admonition's own title is a short <div> over its body (no heading; the body is kept).
+# Docusaurus: each post's author name is a two-word link over the author's title (a byline: the title is kept, the
+# name is not); an admonition's own title is a short <div> over its body (no heading; the body is kept).
 KNOWN["docusaurus"] = [
-    "/: Tidewater Seed Library", "/: Heirloom seeds from the salt marsh, lent freely and returned with stories.",
     *(f"/blog/{post}/: {author}" for post, authors in [
         ("opening-day-harbor-branch", ["Marisol Quenby"]), ("envelope-folding-marathon", ["Priya Castellane"]),
         ("spring-catalogue-delayed", ["Priya Castellane"]), ("ledger-of-forgotten-beans", ["Tobiah Pellow"]),

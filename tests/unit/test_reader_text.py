@@ -724,6 +724,13 @@ def test_a_hero_before_the_main_holds_the_pages_headline_and_standfirst() -> Non
     assert lines[:2] == ["About the Tidewater Seed Library", "A cooperative of growers, archivists and stubborn "
                          "optimists guarding the estuary's seed heritage."]
     assert "Founded in a Ferry Terminal" in lines and "Tidewater Seed Library" not in lines
+    # the landing page's hero names the site (the menu's link home says so): on the site's own page that is its
+    # headline, hero and all; on another page, the site's name is the site's
+    home = html.replace("About the Tidewater Seed Library", "Tidewater Seed Library")
+    lines = page_content(home, "http://127.0.0.1:3000/").text.split("\n")
+    assert lines[:2] == ["Tidewater Seed Library", "A cooperative of growers, archivists and stubborn optimists "
+                         "guarding the estuary's seed heritage."], lines
+    assert "Tidewater Seed Library" not in page_content(home, "http://127.0.0.1:3000/about/").text.split("\n")
 
 
 def test_a_masthead_before_the_pages_one_article_holds_its_headline_and_standfirst() -> None:
