@@ -252,6 +252,49 @@ def skip_links(root: HtmlElement) -> list[HtmlElement]:
     return out
 
 
+def contents_tables(root: HtmlElement) -> list[HtmlElement]:
+    """The page's tables of contents inside its content, with their titles: a list of two links or more and nothing
+    else, each to a heading of the page (or a section holding one), and the heading just before it ("Table of
+    Contents" over DokuWiki's `div#dw__toc`), with the wrappers holding only them. The headings are the page's own and
+    stay where they stand; the table repeats them.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><div id="toc"><h3>Table of Contents</h3><div><ul><li><a href="#a">Origins</a></li><li>'
+    ...                '<a href="#b">Lamps</a></li></ul></div></div><h1>Guild</h1><h2 id="a">Origins</h2><p>x</p>'
+    ...                '<h2 id="b">Lamps</h2><p>See <a href="#a">Origins</a>.</p><ul><li><a href="/c">C</a></li></ul>'
+    ...                '</div>')
+    >>> [el.get("id") for el in contents_tables(t)]
+    ['toc']
+    """
+    headed = {el.get("id") for el in _IDENTIFIED(root) if el.tag in HEADINGS or next(el.iter(*HEADINGS), None) is not
+              None or any(a.tag in HEADINGS for a in el.iterancestors())}
+    if not headed:
+        return []
+    out: list[HtmlElement] = []
+    for lst in root.iter("ul", "ol"):
+        links = list(lst.iter("a"))
+        if len(links) < 2 or any(a in out for a in lst.iterancestors()) \
+                or not all((a.get("href") or "").strip()[1:] in headed and (a.get("href") or "").startswith("#")
+                           for a in links) \
+                or word_count(" ".join(lst.itertext())) != sum(word_count(" ".join(a.itertext())) for a in links):
+            continue
+        box = lst
+        while (parent := box.getparent()) is not None and parent is not root and not (parent.text or "").strip() \
+                and all(c is box or _titles(c) for c in parent if isinstance(c.tag, str)) \
+                and not any((c.tail or "").strip() for c in parent):
+            box = parent
+        title = box.getprevious()  # the table's own title, unless its box holds one
+        out += [title, box] if title is not None and title.tag in HEADINGS and next(
+            box.iter(*HEADINGS), None) is None else [box]
+    return out
+
+
+def _titles(el: HtmlElement) -> bool:
+    """Whether an element is a heading, or holds one and nothing more (MediaWiki's `div.toctitle`)."""
+    return el.tag in HEADINGS or (len(el) == 1 and el[0].tag in HEADINGS and not (el.text or "").strip()
+                                  and not (el[0].tail or "").strip())
+
+
 def role(el: HtmlElement) -> str:
     """The element's ARIA role, as a browser reads it: trimmed, in lower case ("" for none)."""
     return (el.get("role") or "").strip().lower()
@@ -266,7 +309,7 @@ def drop_controls(root: HtmlElement) -> None:
     """Remove the page's controls in place, each kind once the one before is gone: form labels, reply forms,
     prompts to sign in where a form would be, skip links and a heading's edit links. A reader uses them; none is
     the page's text."""
-    for find in (entry_labels, entry_forms, sign_in_prompts, skip_links, heading_controls):
+    for find in (entry_labels, entry_forms, sign_in_prompts, skip_links, heading_controls, contents_tables):
         for el in find(root):
             el.drop_tree()
 

@@ -840,6 +840,26 @@ def test_a_list_item_naming_only_a_year_is_no_dateline() -> None:
     assert lines[-2:] == ["References", "↑ Recollections of Hannah Croft, recorded by the restoration society in 1972."]
 
 
+def test_a_table_of_contents_in_the_content_leaves_with_its_title() -> None:
+    """DokuWiki prints its table of contents inside the page, before the `<h1>` (`div#dw__toc`: a title "Table of
+    Contents" over a list of links to the page's headings); the frame put the title back over the first paragraph.
+    A table of contents repeats the page's headings: it is a control, title and all; the headings stay."""
+    sections = "".join(f'<h2 id="{slug}">{title}</h2><div class="level2"><p>{text}</p></div>' for slug, title, text in [
+        ("first_lights", "First lights", "The guild lit its first lamp on the north mole in the spring of 1781."),
+        ("the_charter", "The charter", "Every keeper signs the charter on the night of their first watch.")])
+    html = ('<html><head><title>guild:history [Keepers Guild]</title></head><body><div id="dokuwiki__site"><main '
+            'id="dokuwiki__content"><div class="page group"><div id="dw__toc" class="dw__toc"><h3 class="toggle">Table '
+            'of Contents</h3><div><ul class="toc"><li class="level1"><div class="li"><a href="#history_of_the_guild">'
+            'History of the Guild</a></div><ul class="toc"><li class="level2"><div class="li"><a href="#first_lights">'
+            'First lights</a></div></li><li class="level2"><div class="li"><a href="#the_charter">The charter</a>'
+            '</div></li></ul></li></ul></div></div><h1 class="sectionedit1" id="history_of_the_guild">History of the '
+            f'Guild</h1><div class="level1"><p>The keepers of the six lighthouses formed their guild after the great '
+            f'storm.</p></div>{sections}</div></main></div></body></html>')
+    lines = page_content(html, "http://127.0.0.1:8851/guild:history").text.split("\n")
+    assert lines[0] == "History of the Guild" and "First lights" in lines and "The charter" in lines, lines
+    assert "Table of Contents" not in lines
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
