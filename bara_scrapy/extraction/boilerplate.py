@@ -368,12 +368,15 @@ def names_furniture(value: str) -> bool:
 
 def named_omission(el: HtmlElement) -> bool:
     """Whether an element's class or id names what a reader skips (`OMISSION_TOKENS`): a share bar, a related box.
+    A heading's id is its anchor, made of its own words ("Related pages" is `id="related-pages"` on Starlight and
+    VitePress): it names no box.
 
     >>> from lxml.html import fromstring
-    >>> [named_omission(fromstring(h)) for h in ('<div class="share-bar">x</div>', '<div class="banner">x</div>')]
-    [True, False]
+    >>> [named_omission(fromstring(h)) for h in ('<div class="share-bar">x</div>', '<div class="banner">x</div>',
+    ...                                           '<h2 id="related-pages">Related pages</h2>')]
+    [True, False, False]
     """
-    names = (el.get("class") or "").split() + (el.get("id") or "").split()
+    names = (el.get("class") or "").split() + ((el.get("id") or "").split() if el.tag not in HEADINGS else [])
     return any(tokens(n) & OMISSION_TOKENS for n in names)
 
 
