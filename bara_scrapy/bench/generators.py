@@ -309,9 +309,9 @@ GENERATORS = {g.name: g for g in (
                 seed="/index.php/Main_Page", max_depth=3) for skin in ("vector", "vector-2022")),
     *(Generator(name, "lxml", _copy_mirror(name), mirror=name) for name in ("bootstrap-business",
                                                                              "bootstrap-clean-blog")),
-    *(Generator(name, "lxml", _copy_mirror(name), mirror=name, max_depth=3) for name in ("jekyll-minima",
-                                                                                          "hexo-landscape",
-                                                                                          "vitepress")),
+    *(Generator(name, "lxml", _copy_mirror(name), mirror=name, max_depth=3) for name in (
+        "jekyll-minima", "hexo-landscape", "vitepress", "eleventy-base-blog", "nikola", "starlight")),
+    Generator("dokuwiki", "lxml", _copy_mirror("dokuwiki"), mirror="dokuwiki", seed="/start", max_depth=3),
 )}
 
 

@@ -46,12 +46,66 @@ KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [f"/index.php/{page
 # content, where bylines stand ("By Drew Israel", "Tom Krisher, Ap Auto Writer": most such lines on the corpora).
 KNOWN["bootstrap-business"] = ["/portfolio-overview.html: Company portfolio"]
 KNOWN["bootstrap-clean-blog"] = ["/about.html: This is what I do.", "/contact.html: Have questions? I have answers."]
+# Nikola: "Related posts" lists other posts' titles of six words or more, longer than a page's name
+# (`LIST_LABEL_WORDS`): other stories' headlines, as news pages list them.
+KNOWN["nikola"] = [
+    "/posts/sharing-data-with-county-recorder/: Related posts",
+    "/posts/sharing-data-with-county-recorder/: How We Format Our Nightly Records",
+    "/posts/sharing-data-with-county-recorder/: The Elephant Hawk-moth Evening",
+    "/posts/winter-moths-and-lamp-safety/: Choosing a Trap for a Small Garden",
+    "/posts/winter-moths-and-lamp-safety/: How We Format Our Nightly Records",
+    "/posts/winter-moths-and-lamp-safety/: First Night of the Season at the Reedbed Hide",
+]
+# Starlight: each callout is an <aside> in the article's flow, its title aria-hidden (news pages put ads, teasers and
+# pull quotes in such asides); a Tabs component's labels are in-page links.
+KNOWN["starlight"] = [f"{page}: {key}" for page, keys in [
+    ("/guides/first-morning/", [
+        "Permits come first",
+        "Nobody handles a bird at Marsh End until the duty "
+        "ringer has checked their name against the current trainee list.",
+        "Keep your hands warm",
+        "Cold fingers fumble with fine netting, so tuck your hands under your arms between lanes.",
+    ]),
+    ("/reference/ring-sizes/", [
+        "Returning used strings",
+        "Empty strings go into the brown envelope in the top "
+        "drawer, with the first and last numbers written on the front.",
+    ]),
+    ("/guides/extracting-birds/", [
+        "Never cut without the ringer",
+        "Only the duty ringer may cut a net strand, and every cut is recorded on the repair sheet",
+        "Great spotted woodpecker",
+    ]),
+    ("/guides/weather-closures/", [
+        "Furl before you leave",
+        "A net left half open in rising wind can kill birds in an hour, so check every lane is furled",
+    ]),
+    ("/reference/record-format/", [
+        "Check retraps twice",
+        "A retrapped bird keeps its old ring number, so search the log with ringlog find before writing it down "
+        "as new.",
+    ])] for key in keys]
+# DokuWiki: the start page's list of links sits alone in its section's wrapper, beside no paragraph.
+KNOWN["dokuwiki"] = [
+    "/start: History of the Guild",
+    "/start: Caring for the Great Lamp",
+    "/start: The Watch Rotation",
+    "/start: Fog Signals and Horns",
+    "/start: The Six Lighthouses",
+    "/start: The Keepers Charter",
+    "/start: Discussion: the winter oil shortage",
+]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.
 KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
-               "docusaurus": ["One min read"]}
+               "docusaurus": ["One min read"],
+               # DokuWiki's "Last modified: <date> by <user>" line is in <main>, and trafilatura keeps it
+               "dokuwiki": ["Last modified"],
+               # Nikola's tag pages: a feed link in the listing's header, and a listing of one post read as one line
+               # of the whole body (its furniture just under LOST_SHARE of it)
+               "nikola": ["About the Group", "RSS feed"]}
 # Twenty Twenty-Three links its author archive from nowhere (the byline is not a link): no crawl finds it.
 UNLINKED = {"wp-twentytwentythree": 1}
 
