@@ -200,6 +200,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
                 found in kept_lines if b.kind == "h" else found in kept_seq):
             out.extend(body[pos : following[i]])
             pos = max(pos, following[i])
+            if b.kind == "code" and out and out[-1].kind == "code" and out[-1].seq in found:
+                out.pop()  # trafilatura's copy of the block, cut at its first line break (Prism's <br> in a <code>)
             out.append(b)
             added.add(found)
     out += body[pos:]

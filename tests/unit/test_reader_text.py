@@ -860,6 +860,16 @@ def test_a_table_of_contents_in_the_content_leaves_with_its_title() -> None:
     assert "Table of Contents" not in lines
 
 
+def test_a_prism_code_block_with_blank_lines_is_one_block() -> None:
+    """Eleventy's syntax highlighter writes `<pre><code>` with `<br>` line breaks; trafilatura's copy of the block stops
+    at its first break, and the tree's whole block went in after it: the first line twice (the committed mirror's
+    page)."""
+    page = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/eleventy-base-blog/site/posts/reading-the-river-gauge"
+    content = page_content((page / "index.html").read_text(), "http://127.0.0.1:8080/posts/reading-the-river-gauge/")
+    assert content.text.count("import json, urllib.request") == 1
+    assert content.markdown.count("```") == 2 and 'print("Stay on the bank today")' in content.markdown
+
+
 def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
     """A tag archive of two posts, as Twenty Twenty-Three (a block theme) and Twenty Twenty-One print it: the
     archive's `<h1>` "Tag: Compost" (in a `header.page-header`, a name real themes give their page titles), and each
