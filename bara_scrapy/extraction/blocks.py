@@ -43,7 +43,7 @@ class Block:
     kind: str  # h | p | li | row | quote | code
     text: str  # plain, one line
     md: str  # the same content as Markdown, one line
-    level: int = 0  # heading level (h), 1 for a table's first row
+    level: int = 0  # heading level (h), 1 for a table's first row, an ordered list's item's number (li)
     marked: bool = False  # inside one of the elements the caller marked (a repeated group's items)
     link_words: int = 0  # words of `text` inside links (menus and teaser rails are mostly links)
     framed: bool = False  # inside the page's article frame (its headline, the article around the kept text)
@@ -341,7 +341,8 @@ class _Walker:
                 saved_rows, self.rows = self.rows, 0
             outer, self.path = self.path, f"{self.path}/{signature(el)}"
             self._children(el, inner)
-            self.flush(inner, int(tag[1]) if tag in HEADINGS else 2 if inner == "h" else 0)
+            self.flush(inner, int(tag[1]) if tag in HEADINGS else 2 if inner == "h" else _ordinal(el) if tag == "li"
+                       else 0)
             self.path = outer
             if tag == "table":
                 self.rows = saved_rows
@@ -386,6 +387,22 @@ def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElem
     return walker.blocks
 
 
+def _ordinal(li: HtmlElement) -> int:
+    """An ordered list's item's number (its list's `start`, then one more an item), 0 for another list's item.
+
+    >>> from lxml.html import fromstring
+    >>> [_ordinal(li) for li in fromstring('<ol start="3"><li>a</li><li>b</li></ol>')]
+    [3, 4]
+    >>> _ordinal(fromstring('<ul><li>a</li></ul>')[0])
+    0
+    """
+    parent = li.getparent()
+    if parent is None or parent.tag != "ol":
+        return 0
+    start = parent.get("start", "1").strip()
+    return (int(start) if start.isdigit() else 1) + sum(1 for el in li.itersiblings("li", preceding=True))
+
+
 def from_trafilatura_xml(xml: str) -> HtmlElement | None:
     """trafilatura's XML output with HTML element names (head -> h2, list/item -> ul/li, row/cell -> tr/td, ...)."""
     try:
@@ -403,6 +420,8 @@ def from_trafilatura_xml(xml: str) -> HtmlElement | None:
         elif el.tag == "ref":
             el.tag = "a"
             el.set("href", el.get("target") or "")
+        elif el.tag == "list":
+            el.tag = "ol" if rend == "ol" else "ul"
         elif el.tag == "cell":
             el.tag = "th" if el.get("role") == "head" else "td"
         elif el.tag == "code" and _inline_code(el):
@@ -432,12 +451,18 @@ def to_markdown(blocks: list[Block]) -> str:
     """Headings as #, list items as -, table rows as | | (a header rule after each table's first row),
     quotes as >, code fenced; consecutive items and rows stay together.
 
-    >>> print(to_markdown([Block("h", "T", "T", 1), Block("li", "a", "a"), Block("li", "b", "b"),
+    >>> print(to_markdown([Block("h", "T", "T", 1), Block("li", "a", "a"), Block("li", "b", "b"), Block("p", "P", "P"),
+    ...                    Block("li", "c", "c", 1), Block("li", "d", "d", 2),
     ...                    Block("row", "x | y", "| x | y |", 1), Block("row", "1 | 2", "| 1 | 2 |")]))
     # T
     <BLANKLINE>
     - a
     - b
+    <BLANKLINE>
+    P
+    <BLANKLINE>
+    1. c
+    2. d
     <BLANKLINE>
     | x | y |
     | --- | --- |
@@ -449,7 +474,7 @@ def to_markdown(blocks: list[Block]) -> str:
         if b.kind == "h":
             line = "#" * max(1, min(b.level, 6)) + " " + b.md
         elif b.kind == "li":
-            line = "- " + b.md
+            line = (f"{b.level}. " if b.level else "- ") + b.md  # an ordered list's item is numbered
         elif b.kind == "quote":
             line = "> " + b.md
         elif b.kind == "code":
