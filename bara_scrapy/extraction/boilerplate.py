@@ -273,11 +273,11 @@ def contents_tables(root: HtmlElement) -> list[HtmlElement]:
     out: list[HtmlElement] = []
     for lst in root.iter("ul", "ol"):
         links = list(lst.iter("a"))
+        hrefs = [(a.get("href") or "").strip() for a in links]
         if len(links) < 2 or any(a in out for a in lst.iterancestors()) \
-                or not all((a.get("href") or "").strip()[1:] in headed and (a.get("href") or "").startswith("#")
-                           for a in links) \
+                or not all(href.startswith("#") and href[1:] in headed for href in hrefs) \
                 or word_count(" ".join(lst.itertext())) != sum(word_count(" ".join(a.itertext())) for a in links):
-            continue
+            continue  # (inside a table already found: its sub-list)
         box = lst
         while (parent := box.getparent()) is not None and parent is not root and not (parent.text or "").strip() \
                 and all(c is box or _titles(c) for c in parent if isinstance(c.tag, str)) \
@@ -307,8 +307,8 @@ def tab_panel(el: HtmlElement) -> bool:
 
 def drop_controls(root: HtmlElement) -> None:
     """Remove the page's controls in place, each kind once the one before is gone: form labels, reply forms,
-    prompts to sign in where a form would be, skip links and a heading's edit links. A reader uses them; none is
-    the page's text."""
+    prompts to sign in where a form would be, skip links, a heading's edit links and tables of contents. A reader
+    uses them; none is the page's text."""
     for find in (entry_labels, entry_forms, sign_in_prompts, skip_links, heading_controls, contents_tables):
         for el in find(root):
             el.drop_tree()

@@ -549,7 +549,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
     comments)."""
     structure, furniture = prune_split(copy.deepcopy(tree))
-    home = urlsplit(url).path in ("", "/") and not urlsplit(url).query  # the site's own page: its name heads it
+    parts = urlsplit(url)
+    home = parts.path in ("", "/") and not parts.query  # the site's own page: its name heads it
     top = None if (hero := page_hero(tree, frozenset() if home else sites)) is None else _hero_in(structure, hero)
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
