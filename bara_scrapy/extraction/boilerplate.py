@@ -217,6 +217,7 @@ def heading_controls(root: HtmlElement) -> list[HtmlElement]:
 
 
 _IDENTIFIED = XPath("/descendant::*[@id]")
+_ANCHOR_LISTS = XPath("//a[starts-with(normalize-space(@href), '#')]/ancestor::*[self::ul or self::ol]")  # (in C)
 _SKIP_TARGETS = frozenset({"nav", "main", "input", "form"})
 _SKIP_ROLES = frozenset({"navigation", "search", "main"})
 
@@ -266,16 +267,24 @@ def contents_tables(root: HtmlElement) -> list[HtmlElement]:
     >>> [el.get("id") for el in contents_tables(t)]
     ['toc']
     """
-    headed = {el.get("id") for el in _IDENTIFIED(root) if el.tag in HEADINGS or next(el.iter(*HEADINGS), None) is not
-              None or any(a.tag in HEADINGS for a in el.iterancestors())}
-    if not headed:
-        return []
-    out: list[HtmlElement] = []
-    for lst in root.iter("ul", "ol"):
+    tables = []  # the lists of links to places in the page (most pages have none: the page's ids are not read)
+    for lst in _ANCHOR_LISTS(root):
         links = list(lst.iter("a"))
         hrefs = [(a.get("href") or "").strip() for a in links]
-        if len(links) < 2 or any(a in out for a in lst.iterancestors()) \
-                or not all(href.startswith("#") and href[1:] in headed for href in hrefs) \
+        if len(links) >= 2 and all(href.startswith("#") for href in hrefs):
+            tables.append((lst, links, {href[1:] for href in hrefs}))
+    if not tables:
+        return []
+    ids = {el.get("id"): el for el in _IDENTIFIED(root)}
+
+    def headed(name: str) -> bool:  # a heading, inside one, or a section holding one
+        el = ids.get(name)
+        return el is not None and (el.tag in HEADINGS or any(a.tag in HEADINGS for a in el.iterancestors())
+                                   or next(el.iter(*HEADINGS), None) is not None)
+
+    out: list[HtmlElement] = []
+    for lst, links, targets in tables:
+        if any(a in out for a in lst.iterancestors()) or not all(headed(name) for name in targets) \
                 or word_count(" ".join(lst.itertext())) != sum(word_count(" ".join(a.itertext())) for a in links):
             continue  # (inside a table already found: its sub-list)
         box = lst

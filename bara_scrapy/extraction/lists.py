@@ -158,6 +158,8 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
             if isinstance(tag, str):
                 alike[_signature(tag, child.get("class"))].append(child)
         if len(alike) > 1:
+            if all(len(members) == 1 for members in alike.values()):
+                continue  # no two children alike: no run, nor a thread (most parents of two)
             _fold_marked(parent, alike)
         for sig, members in alike.items():
             # runs of bare paragraphs are prose (trafilatura's domain), cells go by row, and a shorter run is

@@ -580,22 +580,24 @@ def written_link_lists(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
     ['Where we rehearse', 'About the choir']
     """
     out = []
-    for lst in root.iter("ul", "ol"):
+    for lst in _LINK_LISTS(root):
         items = [li for li in lst if isinstance(li.tag, str)]
-        if len(items) < 2 or any(li.tag != "li" for li in items):
+        if not any(sib.tag == "p" and kept.held.get(sib, 0) for sib in lst.itersiblings(preceding=True)):
             continue
         links = [list(li.iter("a")) for li in items]
-        if any(len(found) != 1 for found in links):
-            continue
         targets = [(found[0].get("href") or "").strip() for found in links]
         labels = [seq(li.text_content()) for li in items]
         if len(set(targets)) < len(items) or not all(_page_link(t) for t in targets) or any(
                 label != seq(found[0].text_content()) or not 0 < seq_words(label) <= LIST_LABEL_WORDS
                 for label, found in zip(labels, links, strict=True)):
             continue
-        if any(sib.tag == "p" and kept.held.get(sib, 0) for sib in lst.itersiblings(preceding=True)):
-            out += items
+        out += items
     return out
+
+
+# lists of two items or more, each an <li> holding one link (read in C: most lists are not)
+_LINK_LISTS = XPath("descendant-or-self::*[self::ul or self::ol][*[2]][not(*[not(self::li)])]"
+                    "[not(li[count(.//a) != 1])]")
 
 
 def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
