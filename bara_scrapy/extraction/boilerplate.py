@@ -217,7 +217,7 @@ def heading_controls(root: HtmlElement) -> list[HtmlElement]:
 
 
 _IDENTIFIED = XPath("/descendant::*[@id]")
-_ANCHOR_LISTS = XPath("//a[starts-with(normalize-space(@href), '#')]/ancestor::*[self::ul or self::ol]")  # (in C)
+_ANCHOR_LISTS = XPath("//a[starts-with(@href, '#') and string-length(@href) > 1]/ancestor::*[self::ul or self::ol]")
 _SKIP_TARGETS = frozenset({"nav", "main", "input", "form"})
 _SKIP_ROLES = frozenset({"navigation", "search", "main"})
 
@@ -269,10 +269,15 @@ def contents_tables(root: HtmlElement) -> list[HtmlElement]:
     """
     tables = []  # the lists of links to places in the page (most pages have none: the page's ids are not read)
     for lst in _ANCHOR_LISTS(root):
-        links = list(lst.iter("a"))
-        hrefs = [(a.get("href") or "").strip() for a in links]
-        if len(links) >= 2 and all(href.startswith("#") for href in hrefs):
-            tables.append((lst, links, {href[1:] for href in hrefs}))
+        links, targets = [], set()
+        for a in lst.iter("a"):
+            if not (href := (a.get("href") or "").strip()).startswith("#"):
+                break  # (a menu's toggle among its pages' links)
+            links.append(a)
+            targets.add(href[1:])
+        else:
+            if len(links) >= 2:
+                tables.append((lst, links, targets))
     if not tables:
         return []
     ids = {el.get("id"): el for el in _IDENTIFIED(root)}
