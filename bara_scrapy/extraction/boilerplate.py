@@ -297,9 +297,7 @@ def contents_tables(root: HtmlElement) -> list[HtmlElement]:
                 and all(c is box or _titles(c) for c in parent if isinstance(c.tag, str)) \
                 and not any((c.tail or "").strip() for c in parent):
             box = parent
-        title = box.getprevious()  # the table's own title, unless its box holds one
-        out += [title, box] if title is not None and title.tag in HEADINGS and next(
-            box.iter(*HEADINGS), None) is None else [box]
+        out += _titled(box) if next(box.iter(*HEADINGS), None) is None else [box]  # its title, unless the box holds it
     return out
 
 

@@ -584,12 +584,12 @@ def written_link_lists(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
         items = [li for li in lst if isinstance(li.tag, str)]
         if not any(sib.tag == "p" and kept.held.get(sib, 0) for sib in lst.itersiblings(preceding=True)):
             continue
-        links = [list(li.iter("a")) for li in items]
-        targets = [(found[0].get("href") or "").strip() for found in links]
+        links = [next(li.iter("a")) for li in items]  # one each (`_LINK_LISTS`)
+        targets = [(a.get("href") or "").strip() for a in links]
         labels = [seq(li.text_content()) for li in items]
         if len(set(targets)) < len(items) or not all(_page_link(t) for t in targets) or any(
-                label != seq(found[0].text_content()) or not 0 < seq_words(label) <= LIST_LABEL_WORDS
-                for label, found in zip(labels, links, strict=True)):
+                label != seq(a.text_content()) or not 0 < seq_words(label) <= LIST_LABEL_WORDS
+                for label, a in zip(labels, links, strict=True)):
             continue
         out += items
     return out
