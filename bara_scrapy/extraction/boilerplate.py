@@ -355,7 +355,8 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
         return tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors())
     if role(el) in BOILER_ROLES:
         return True
-    if el.get("aria-hidden") == "true" or (el.get("hidden") is not None and not tab_panel(el)):
+    if (el.get("aria-hidden") == "true" and not _named_by_label(el)) or (
+            el.get("hidden") is not None and not tab_panel(el)):
         return True
     style = (el.get("style") or "").replace(" ", "").lower()
     if "display:none" in style or "visibility:hidden" in style:
@@ -449,6 +450,45 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     return text_words <= CONTROL_WORDS and next(el.iter("button", "input", "select", "form"), None) is not None
 
 
+def written_aside(el: HtmlElement) -> bool:
+    """Whether an `<aside>` is a note written in the text's flow (a documentation page's callout: "Caution: ..."),
+    not a box beside it: it follows a paragraph of its parent, holds a paragraph of its own, its words are not
+    links, nothing else on it says furniture (a role, a name, hidden), and its paragraphs do not repeat the text
+    around it (a pull quote), and its links stand in its sentences. News pages' in-flow asides are ads, teasers of
+    other stories (a linked headline over an excerpt) and pull quotes.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Set the nets at dawn.</p><aside aria-label="Note"><p>Ring only when trained.</p>'
+    ...                '</aside><p>Then count.</p><aside><p>Set the nets at dawn.</p></aside></div>')
+    >>> [written_aside(a) for a in t.iter("aside")]
+    [True, False]
+    """
+    if _tagged_boilerplate(el, "section") or not any(s.tag == "p" for s in el.itersiblings(preceding=True)):
+        return False  # "section": the evidence on an element but its tag
+    paragraphs = list(el.iter("p"))
+    own = [" ".join(p.text_content().split()) for p in paragraphs]
+    if not any(own) or _unlinked_chars(el) < FURNITURE_LINK_SHARE * len(el.text_content()):
+        return False
+    if any(not any(p in paragraphs for p in a.iterancestors("p")) for a in el.iter("a")):
+        return False  # a link outside its sentences: a teaser's headline, a "read more"
+    parent = el.getparent()
+    around = " ".join(" ".join(s.text_content().split()) for s in parent if s is not el) if parent is not None else ""
+    return not any(text and text in around for text in own)
+
+
+def _named_by_label(el: HtmlElement) -> bool:
+    """Whether an element hidden from assistive technology shows the name an ancestor gives it in `aria-label` (a
+    callout's visible title, spoken once as the callout's name): a reader sees it.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<aside aria-label="Keep warm"><p aria-hidden="true">Keep warm</p><p>Text</p></aside>')
+    >>> _named_by_label(t[0]), _named_by_label(fromstring('<p aria-hidden="true">Icon</p>'))
+    (True, False)
+    """
+    words = " ".join(el.text_content().split())
+    return bool(words) and any(" ".join((a.get("aria-label") or "").split()) == words for a in el.iterancestors())
+
+
 def _holds_content(el: HtmlElement, page_chars: int) -> bool:
     """An element wrapping the page's main content is never furniture, whatever its name:
     it is or holds the <main>, or it holds `HOLDS_SHARE` of the page's text outside links (`page_chars`:
@@ -529,7 +569,7 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
             if not invisible(el):
                 if page_chars is None:
                     page_chars = _unlinked_chars(content)
-                if _holds_content(el, page_chars):
+                if _holds_content(el, page_chars) or (tag == "aside" and written_aside(el)):
                     continue
         doomed.append(el)
         skipping, after = True, _following(el, content)

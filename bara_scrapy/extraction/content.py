@@ -41,6 +41,7 @@ from .missed import (
     LONG_ARTICLE,
     article_frame,
     before_end,
+    callout_titles,
     entry_titles,
     first_heading,
     follows,
@@ -588,6 +589,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     own = before_end(article, end) if article is not None else ()
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
     frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
+    marks |= frozenset(callout_titles(structure, kept_seq, frame))
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset(el for el in _NAMED(structure) if named_omission(el))
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item

@@ -33,6 +33,7 @@ TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "d
 LIST_LABEL_WORDS = 5  # a link's label in a list written in the article's flow, at most: a page's name
 ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a byline
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
+CALLOUT_WORDS = 6  # a callout's title is shorter, its body's paragraphs at least as long: a sentence
 
 
 def joined_seq(seqs: Iterable[str]) -> str:
@@ -593,6 +594,44 @@ def written_link_lists(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
             continue
         out += items
     return out
+
+
+def callout_titles(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement]) -> list[HtmlElement]:
+    """The titles of the callouts written in the text's flow ("Note", "Ask the librarian" over a tip): a box after a
+    paragraph of its parent whose first child is a line of plain text shorter than `CALLOUT_WORDS` (no link, no
+    block inside), and whose other children are the body, paragraphs (or boxes or lists holding them) of
+    `CALLOUT_WORDS` words or more that trafilatura kept or the frame holds (`frame`). Too short for frame content,
+    the title would go (a byline is as short): the paragraphs under it say it heads text. Docusaurus writes a tip
+    so (`div.admonitionHeading` over `div.admonitionContent`), Starlight in an `<aside>`, MkDocs and Sphinx with
+    `p.admonition-title`. A byline over a dateline, a label over a figure and a link, head no paragraph.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Test ten seeds.</p><div><div>Why ten?</div><div><p>Ten fit neatly on half a towel.'
+    ...                '</p></div></div><div><div>By Ann</div><div>November 18, 2019 12:02 PM, in the city</div></div>'
+    ...                '</div>')
+    >>> kept = seq("Test ten seeds. Ten fit neatly on half a towel. November 18, 2019 12:02 PM, in the city")
+    >>> [el.text_content() for el in callout_titles(t, kept, ())]
+    ['Why ten?']
+    """
+    out = []
+    for title in _CALLOUT_TITLES(root):
+        if not 0 < seq_words(seq(title.text_content())) < CALLOUT_WORDS:
+            continue
+        body = [el for el in title.itersiblings() if isinstance(el.tag, str)]
+        paragraphs = [p for el in body for p in el.iter("p")]
+        if body and paragraphs and all(el.tag in _CALLOUT_BODY for el in body) and all(
+                seq_words(text := seq(p.text_content())) >= CALLOUT_WORDS and (text in kept_seq or any(
+                    el in frame for el in p.iterancestors())) for p in paragraphs):
+            out.append(title)
+    return out
+
+
+_CALLOUT_BODY = frozenset({"p", "div", "ul", "ol", "dl", "section", "blockquote", "pre"})
+# the first child of a box after a paragraph, a paragraph or a box of its own with siblings, holding no link and
+# no block: a callout's title
+_CALLOUT_TITLES = XPath("//*[self::div or self::aside or self::section][preceding-sibling::p]"
+                        "/*[1][self::p or self::div][following-sibling::*][not(.//a)][not(.//*[self::p or self::div "
+                        "or self::ul or self::ol or self::table or self::li or self::section])]")
 
 
 # lists of two items or more, each an <li> holding one link (read in C: most lists are not)

@@ -860,6 +860,46 @@ def test_a_table_of_contents_in_the_content_leaves_with_its_title() -> None:
     assert "Table of Contents" not in lines
 
 
+MIRRORS = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors"
+
+
+def test_a_callout_in_an_aside_of_the_flow_is_content_title_and_all() -> None:
+    """Starlight writes each callout as an `<aside>` between the paragraphs, its title a `<p aria-hidden>` that
+    repeats the aside's `aria-label`: an aside and a hidden element are furniture, and both were lost. An aside after
+    a paragraph of its parent, holding a paragraph of its own words with no link outside its sentences and repeating
+    none of the text around it, is the text's (the committed mirror's page); its title is the name it is spoken by."""
+    page = MIRRORS / "starlight/site/guides/first-morning/index.html"
+    lines = page_content(page.read_text(), "http://127.0.0.1:4321/guides/first-morning/").text.split("\n")
+    title = lines.index("Permits come first")
+    assert lines[title + 1].startswith("Nobody handles a bird at Marsh End until the duty ringer"), lines
+    assert "Keep your hands warm" in lines and "On this page" not in lines
+
+
+@pytest.mark.parametrize("aside", [
+    '<aside class="pullquote"><p>The counters walked each bank at dawn.</p></aside>',  # repeats the text: a pull quote
+    '<aside><h4><a href="/other-story">Beavers are back too</a></h4><p>A family of four was seen on the upper weir '
+    'this week.</p></aside>',  # a teaser of another page
+    '<aside class="ad-unit"><p>Advertisement</p></aside>',  # named and short
+    '<aside aria-hidden="true"><p>Sign up for our weekly newsletter of river news today.</p></aside>',
+])
+def test_news_asides_in_the_flow_stay_out(aside: str) -> None:
+    html = (f'<html><body><article><h1>Otters return</h1><p>The counters walked each bank at dawn.</p>{aside}'
+            f'{BODY}</article></body></html>')
+    text = page_content(html, URL).text
+    assert "Beavers" not in text and "family of four" not in text and "Advertisement" not in text
+    assert "newsletter" not in text and text.count("The counters walked each bank at dawn.") == 1, text
+
+
+def test_a_callouts_short_title_over_its_body_is_kept() -> None:
+    """Docusaurus titles a tip with a `div` over the tip's body (`div.admonitionHeading`, `div.admonitionContent`),
+    both inside the box after a paragraph: the title, shorter than a line of frame content, went with the bylines.
+    A short plain line heading a box whose other children are the body's paragraphs is its title; a byline over a
+    dateline heads no paragraph."""
+    page = MIRRORS / "docusaurus/site/docs/seed-care/germination-testing/index.html"
+    lines = page_content(page.read_text(), "http://127.0.0.1:3000/docs/seed-care/germination-testing/").text.split("\n")
+    assert lines[lines.index("Why ten seeds?") + 1].startswith("Ten seeds fit neatly on half a towel"), lines
+
+
 def test_a_prism_code_block_with_blank_lines_is_one_block() -> None:
     """Eleventy's syntax highlighter writes `<pre><code>` with `<br>` line breaks; trafilatura's copy of the block stops
     at its first break, and the tree's whole block went in after it: the first line twice (the committed mirror's
