@@ -580,8 +580,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few) for item in g.items if item not in promos),
-                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq),
-                       *written_link_lists(structure, kept)])
+                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq)])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
@@ -589,7 +588,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     own = before_end(article, end) if article is not None else ()
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
     frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
-    marks |= frozenset(callout_titles(structure, kept_seq, frame))
+    marks |= frozenset([*written_link_lists(structure, kept, frame), *callout_titles(structure, kept_seq, frame)])
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset(el for el in _NAMED(structure) if named_omission(el))
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item

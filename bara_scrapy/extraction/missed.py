@@ -33,7 +33,7 @@ TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "d
 LIST_LABEL_WORDS = 5  # a link's label in a list written in the article's flow, at most: a page's name
 ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a byline
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
-CALLOUT_WORDS = 6  # a callout's title is shorter, its body's paragraphs at least as long: a sentence
+SENTENCE_WORDS = 6  # a paragraph of the frame this long is a sentence of it; a callout's title is shorter
 
 
 def joined_seq(seqs: Iterable[str]) -> str:
@@ -565,12 +565,20 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement
     return found
 
 
-def written_link_lists(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
-    """The items of the lists of links written in the article's own flow, which trafilatura leaves out as a list of
-    links: a `<ul>` or `<ol>` of two items or more, each one link and nothing else, a label of `LIST_LABEL_WORDS`
-    words at most (a page's name) to a page of its own (not a place in this one), in the same parent as a paragraph
-    trafilatura kept (`kept`), after it. Markdown writes "See also" and "Further reading" so (Jekyll, Hexo,
-    VitePress, MediaWiki); a template's related-stories box or tag list stands in a wrapper of its own, and a list of
+def written_link_lists(root: HtmlElement, kept: Kept, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
+    """The items of the lists of links written in the text's own flow, which trafilatura leaves out as lists of
+    links. Each item is one link and nothing else, a label of `LIST_LABEL_WORDS` words at most (a page's name) to a
+    page of its own (not a place in this one), and the list stands (`_written_at`):
+
+    - in the same parent as a paragraph trafilatura kept (`kept`), after it, two items or more: Markdown's "See also"
+      and "Further reading" (Jekyll, Hexo, VitePress, MediaWiki);
+    - in a wrapper of nothing but such lists and their headings, right after a paragraph that opens its section
+      (kept, or a sentence of the frame): a wiki's category listing ("The following 2 pages are in this category",
+      then letter headings over lists);
+    - in such a wrapper under a heading, after a section of the text and before the end of what trafilatura kept: a
+      wiki page's section of links ("Where to begin").
+
+    A template's related-stories box or tag list stands in a wrapper of its own after the text's end, and a list of
     other stories' headlines has longer labels.
 
     >>> from lxml.html import fromstring
@@ -580,27 +588,29 @@ def written_link_lists(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
     >>> [li.text_content() for li in written_link_lists(t, kept_container(t, seq("Where to go next.")))]
     ['Where we rehearse', 'About the choir']
     """
-    out = []
+    out: list[HtmlElement] = []
+    wrappers = set()
     for lst in _LINK_LISTS(root):
-        items = [li for li in lst if isinstance(li.tag, str)]
-        if not any(sib.tag == "p" and kept.held.get(sib, 0) for sib in lst.itersiblings(preceding=True)):
+        at = _written_at(lst, kept, frame)
+        if at is None:
             continue
-        links = [next(li.iter("a")) for li in items]  # one each (`_LINK_LISTS`)
-        targets = [(a.get("href") or "").strip() for a in links]
-        labels = [seq(li.text_content()) for li in items]
-        if len(set(targets)) < len(items) or not all(_page_link(t) for t in targets) or any(
-                label != seq(a.text_content()) or not 0 < seq_words(label) <= LIST_LABEL_WORDS
-                for label, a in zip(labels, links, strict=True)):
-            continue
-        out += items
+        if at is lst:
+            items = [li for li in at if isinstance(li.tag, str)]
+            out += items if len(items) > 1 and _written_links(items) else []
+        elif at not in wrappers:  # a listing's wrapper: its lists together
+            wrappers.add(at)
+            lists = _LINK_LISTS(at)
+            items = [li for one in lists for li in one if isinstance(li.tag, str)]
+            if len(lists) == len(_LISTS(at)) and _written_links(items):  # one item too: "only the following page"
+                out += items
     return out
 
 
 def callout_titles(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement]) -> list[HtmlElement]:
     """The titles of the callouts written in the text's flow ("Note", "Ask the librarian" over a tip): a box after a
-    paragraph of its parent whose first child is a line of plain text shorter than `CALLOUT_WORDS` (no link, no
+    paragraph of its parent whose first child is a line of plain text shorter than `SENTENCE_WORDS` (no link, no
     block inside), and whose other children are the body, paragraphs (or boxes or lists holding them) of
-    `CALLOUT_WORDS` words or more that trafilatura kept or the frame holds (`frame`). Too short for frame content,
+    `SENTENCE_WORDS` words or more that trafilatura kept or the frame holds (`frame`). Too short for frame content,
     the title would go (a byline is as short): the paragraphs under it say it heads text. Docusaurus writes a tip
     so (`div.admonitionHeading` over `div.admonitionContent`), Starlight in an `<aside>`, MkDocs and Sphinx with
     `p.admonition-title`. A byline over a dateline, a label over a figure and a link, head no paragraph.
@@ -615,13 +625,12 @@ def callout_titles(root: HtmlElement, kept_seq: str, frame: Collection[HtmlEleme
     """
     out = []
     for title in _CALLOUT_TITLES(root):
-        if not 0 < seq_words(seq(title.text_content())) < CALLOUT_WORDS:
+        if not 0 < seq_words(seq(title.text_content())) < SENTENCE_WORDS:
             continue
         body = [el for el in title.itersiblings() if isinstance(el.tag, str)]
         paragraphs = [p for el in body for p in el.iter("p")]
         if body and paragraphs and all(el.tag in _CALLOUT_BODY for el in body) and all(
-                seq_words(text := seq(p.text_content())) >= CALLOUT_WORDS and (text in kept_seq or any(
-                    el in frame for el in p.iterancestors())) for p in paragraphs):
+                _framed_sentence(p, frame, kept_seq) for p in paragraphs):
             out.append(title)
     return out
 
@@ -634,8 +643,68 @@ _CALLOUT_TITLES = XPath("//*[self::div or self::aside or self::section][precedin
                         "or self::ul or self::ol or self::table or self::li or self::section])]")
 
 
-# lists of two items or more, each an <li> holding one link (read in C: most lists are not)
-_LINK_LISTS = XPath("descendant-or-self::*[self::ul or self::ol][*[2]][not(*[not(self::li)])]"
+def _written_links(items: list[HtmlElement]) -> bool:
+    """Whether list items, each one link and nothing else (`_LINK_LISTS`), are written links: labels of
+    `LIST_LABEL_WORDS` words at most, the whole item, to pages of their own, none twice."""
+    links = [next(li.iter("a")) for li in items]
+    targets = [(a.get("href") or "").strip() for a in links]
+    return len(set(targets)) == len(items) and all(_page_link(t) for t in targets) and all(
+        (label := seq(li.text_content())) == seq(a.text_content()) and 0 < seq_words(label) <= LIST_LABEL_WORDS
+        for li, a in zip(items, links, strict=True))
+
+
+def _written_at(lst: HtmlElement, kept: Kept, frame: Collection[HtmlElement]) -> HtmlElement | None:
+    """Where a list is written in the text's flow (see `written_link_lists`): the list itself, beside a kept
+    paragraph; or the first of its wrappers with an element before it, holding no text outside lists and headings,
+    when that element is a paragraph opening its section or a heading between the text's sections; else None."""
+    if any(sib.tag == "p" and kept.held.get(sib, 0) for sib in lst.itersiblings(preceding=True)):
+        return lst
+    node = lst.getparent()
+    while node is not None and node.tag not in _FLOW_ROOTS:
+        before = _element_before(node)
+        if before is None:
+            node = node.getparent()
+            continue
+        if before.tag in HEADINGS:  # a section of links: a section of the text before it, more text after it
+            text = _element_before(before)
+            placed = text is not None and bool(kept.held.get(text, 0)) and kept.end is not None and \
+                follows_in_document(kept.end, node)
+        else:  # a listing: its section's opening paragraph before it
+            placed = before.tag == "p" and _intro(before) and bool(
+                kept.held.get(before, 0) or _framed_sentence(before, frame))
+        return node if placed and not "".join(_LOOSE_TEXT(node)).strip() else None
+    return None
+
+
+def _element_before(el: HtmlElement) -> HtmlElement | None:
+    """The element just before `el` in its parent (not a comment), None when it is the first."""
+    return next((sib for sib in el.itersiblings(preceding=True) if isinstance(sib.tag, str)), None)
+
+
+def _framed_sentence(p: HtmlElement, frame: Collection[HtmlElement], kept_seq: str = "") -> bool:
+    """Whether a paragraph is a sentence (`SENTENCE_WORDS`) that trafilatura kept (`kept_seq`) or the article's frame
+    holds: content either way."""
+    return seq_words(text := seq(p.text_content())) >= SENTENCE_WORDS and (
+        (bool(kept_seq) and text in kept_seq) or any(el in frame for el in (p, *p.iterancestors())))
+
+
+def _intro(p: HtmlElement) -> bool:
+    """Whether a paragraph opens its section: the first element of its parent, or the first after a heading, with
+    words of its own (not a link: a footer's column label)."""
+    before = _element_before(p)
+    return (before is None or before.tag in HEADINGS) and len(p.text_content().strip()) > sum(
+        len(a.text_content().strip()) for a in p.iter("a"))
+
+
+_FLOW_ROOTS = frozenset({"body", "main", "article", "html"})
+# the text of an element outside its lists and headings
+_LOOSE_TEXT = XPath("descendant::text()[not(ancestor::ul or ancestor::ol or ancestor::h1 or ancestor::h2 or "
+                    "ancestor::h3 or ancestor::h4 or ancestor::h5 or ancestor::h6)]")
+
+
+# lists of <li>s, each holding one link (read in C: most lists are not)
+_LISTS = XPath("descendant-or-self::*[self::ul or self::ol]")
+_LINK_LISTS = XPath("descendant-or-self::*[self::ul or self::ol][*][not(*[not(self::li)])]"
                     "[not(li[count(.//a) != 1])]")
 
 

@@ -30,16 +30,11 @@ KNOWN["docusaurus"] = [
         ("opening-day-harbor-branch", ["Marisol Quenby"]), ("envelope-folding-marathon", ["Priya Castellane"]),
         ("spring-catalogue-delayed", ["Priya Castellane"]), ("ledger-of-forgotten-beans", ["Tobiah Pellow"]),
         ("sea-kale-cold-stratification", ["Marisol Quenby", "Tobiah Pellow"])] for author in authors)]
-# MediaWiki: a category's members are lists of bare links in a wrapper of their own, a row of links to trafilatura
-# and to the frame ("See also", written in the article's flow, is kept); a reference cited twice ("1.0 1.1") reads as
-# a dateline.
-KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [f"/index.php/{page}: {key}" for page, keys in [
-    ("Harrowgate_Canal", ["Harrowgate Navigation Act, 1791, section four."]),
-    ("Category:Harrowgate_Canal", ["Thornbeck Basin", "Saddler's Bridge Tollhouse", "Great Freeze of 1891",
-                                   "Harrowgate Canal Restoration Society", "Harrowgate Canal locks"]),
-    ("Category:Harrowgate_Canal_locks", ["Harrowgate Flight", "Mill Lock"]),
-    ("Category:People_of_the_Harrowgate_Canal", ["Ellery Voss"]),
-    ("Category:Disambiguation_pages", ["Voss (disambiguation)"])] for key in keys]
+# MediaWiki: a subcategory's entry holds its count beside its link ("Harrowgate Canal locks (2 P)"), no list of
+# written links; a reference cited twice ("1.0 1.1") reads as a dateline.
+KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [
+    "/index.php/Harrowgate_Canal: Harrowgate Navigation Act, 1791, section four.",
+    "/index.php/Category:Harrowgate_Canal: Harrowgate Canal locks"]
 # Start Bootstrap: a standfirst of two to five words under the headline ("This is what I do.") is too short for frame
 # content, where bylines stand ("By Drew Israel", "Tom Krisher, Ap Auto Writer": most such lines on the corpora).
 KNOWN["bootstrap-business"] = ["/portfolio-overview.html: Company portfolio"]
@@ -56,16 +51,6 @@ KNOWN["nikola"] = [
 ]
 # Starlight: a Tabs component's labels are in-page links.
 KNOWN["starlight"] = ["/guides/extracting-birds/: Great spotted woodpecker"]
-# DokuWiki: the start page's list of links sits alone in its section's wrapper, beside no paragraph.
-KNOWN["dokuwiki"] = [
-    "/start: History of the Guild",
-    "/start: Caring for the Great Lamp",
-    "/start: The Watch Rotation",
-    "/start: Fog Signals and Horns",
-    "/start: The Six Lighthouses",
-    "/start: The Keepers Charter",
-    "/start: Discussion: the winter oil shortage",
-]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.

@@ -900,6 +900,46 @@ def test_a_callouts_short_title_over_its_body_is_kept() -> None:
     assert lines[lines.index("Why ten seeds?") + 1].startswith("Ten seeds fit neatly on half a towel"), lines
 
 
+def test_a_wiki_category_lists_its_members() -> None:
+    """MediaWiki lists a category's pages under "Pages in category", after one paragraph ("The following 2 pages are
+    in this category"), in a wrapper of letter headings over lists of links: no list stands beside the paragraph, and
+    all were lost (the committed mirror's page). A wrapper right after a paragraph that opens its section, holding
+    nothing but lists of written links and their headings, is the section's content, one link or more."""
+    for page, members in [("Category:Harrowgate_Canal_locks", ["Harrowgate Flight", "Mill Lock"]),
+                          ("Category:People_of_the_Harrowgate_Canal", ["Ellery Voss"])]:
+        html = (MIRRORS / "mediawiki-vector/site/index.php" / page).read_text()
+        lines = page_content(html, f"http://127.0.0.1:8850/index.php/{page}").text.split("\n")
+        assert all(member in lines for member in members), lines
+        assert "Navigation menu" not in lines and "Main page" not in lines
+
+
+def test_a_section_of_links_between_sections_of_the_text_is_content() -> None:
+    """DokuWiki's start page: "Where to begin" heads a list of the wiki's pages alone in its section's wrapper,
+    between two sections of text. A list of written links under a heading, after a section trafilatura kept and
+    before the end of what it kept, is the text's own."""
+    lines = page_content((MIRRORS / "dokuwiki/site/start").read_text(), "http://127.0.0.1:8851/start").text.split("\n")
+    begin = lines.index("Where to begin")
+    assert lines[begin + 1:begin + 3] == ["History of the Guild", "Caring for the Great Lamp"], lines
+    assert lines.index("Latest guild notice") > begin
+
+
+@pytest.mark.parametrize("after", [
+    # a story's topics after its last paragraph (the share bar between them pruned): no heading opens a section there
+    '<div class="share"><a href="https://twitter.com/share">Tweet</a></div><section><div><h3>Topics</h3><ul>'
+    '<li><a href="/tags/rivers">Rivers</a></li><li><a href="/tags/wildlife">Wildlife</a></li></ul></div></section>',
+    # a heading over links after the text's end: the section lies past what trafilatura kept
+    '<h2>Elsewhere</h2><div><ul><li><a href="/tags/rivers">Rivers</a></li><li><a href="/tags/wildlife">Wildlife</a>'
+    '</li></ul></div>',
+    # a footer's column: a label of one link over a list of links
+    '<div class="cols"><p><a href="/volunteers">volunteers</a></p><div><ul><li><a href="/nation/west">West</a></li>'
+    '<li><a href="/nation/south">South</a></li></ul></div></div>',
+])
+def test_link_lists_beside_the_text_stay_out(after: str) -> None:
+    html = f'<html><body><main><h1>Otters return</h1>{BODY}{after}</main></body></html>'
+    lines = page_content(html, URL).text.split("\n")
+    assert not {"Rivers", "Wildlife", "West", "South"} & set(lines), lines
+
+
 def test_a_prism_code_block_with_blank_lines_is_one_block() -> None:
     """Eleventy's syntax highlighter writes `<pre><code>` with `<br>` line breaks; trafilatura's copy of the block stops
     at its first break, and the tree's whole block went in after it: the first line twice (the committed mirror's
