@@ -343,16 +343,33 @@ def _frame_content(b: Block) -> bool:
     n = len(tokens)
     if n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
         return False
-    if b.kind != "code" and not (b.kind == "h" and b.level == 1) and (
-            DATELINE_SHARE * sum(t.isdigit() for t in tokens) >= n
-            or (n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in tokens)
-                and (b.kind != "li" or sum(any(c.isdigit() for c in t) for t in tokens) > 1 or "©" in b.text))):
+    if b.kind != "code" and not (b.kind == "h" and b.level == 1) and _dateline(b, tokens):
         return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM"), a copyright
         # line; a list's item naming a year and no day or time ("13th") is a reference or an event, no date ("recorded
         # by the society in 1972", MediaWiki's references); an <h1> with a year is a title ("Month: May 2026")
     if b.kind == "h" and b.carded:
         return True  # a card's title: a heading inside the card's link (a linked headline is not one)
     return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)
+
+
+def _dateline(b: Block, tokens: list[str]) -> bool:
+    """Whether a line of the frame is a byline, dateline or timestamp, by its words outside its links (a reference's
+    links back to where it is cited, "↑ 1.0 1.1", are no date): a third of them numbers, or a short line naming a
+    year; a list's item naming a year also names a day or a time ("13th", "6:21") or holds "©".
+
+    >>> _dateline(Block("p", "Posted 13 May 2026", "Posted 13 May 2026"), ["Posted", "13", "May", "2026"])
+    True
+    >>> ref = Block("li", "↑ 1.0 1.1 The Navigation Act, 1791.", "↑ [1.0](#r-0) [1.1](#r-1) The Navigation Act, 1791.")
+    >>> _dateline(ref, word_list(ref.text))
+    False
+    """
+    words = word_list(_MD_LINK.sub(" ", b.md)) if "](" in b.md else tokens
+    if not words:
+        return False  # all of it a link: a card's title
+    n = len(words)
+    return DATELINE_SHARE * sum(t.isdigit() for t in words) >= n or (
+        n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in words)
+        and (b.kind != "li" or sum(any(c.isdigit() for c in t) for t in words) > 1 or "©" in b.text))
 
 
 def _outside_words(blocks: list[Block], furniture: str) -> int:

@@ -31,9 +31,8 @@ KNOWN["docusaurus"] = [
         ("spring-catalogue-delayed", ["Priya Castellane"]), ("ledger-of-forgotten-beans", ["Tobiah Pellow"]),
         ("sea-kale-cold-stratification", ["Marisol Quenby", "Tobiah Pellow"])] for author in authors)]
 # MediaWiki: a subcategory's entry holds its count beside its link ("Harrowgate Canal locks (2 P)"), no list of
-# written links; a reference cited twice ("1.0 1.1") reads as a dateline.
+# written links.
 KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [
-    "/index.php/Harrowgate_Canal: Harrowgate Navigation Act, 1791, section four.",
     "/index.php/Category:Harrowgate_Canal: Harrowgate Canal locks"]
 # Start Bootstrap: a standfirst of two to five words under the headline ("This is what I do.") is too short for frame
 # content, where bylines stand ("By Drew Israel", "Tom Krisher, Ap Auto Writer": most such lines on the corpora).

@@ -18,6 +18,7 @@ from bara_scrapy.extraction.lists import repeated_groups
 from bara_scrapy.extraction.missed import TEXT_TAGS, _apart, _held_tags, joined_seq, seq_words
 
 URL = "http://127.0.0.1:8000/article/otters"
+MIRRORS = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors"  # real software's pages (`bench/generators.py`)
 NAV = ('<nav class="navbar"><a class="navbar-brand" href="/">conduit</a><ul><li><a href="/">Home</a></li>'
        '<li><a href="/login">Sign in</a></li><li><a href="/register">Sign up</a></li></ul></nav>')
 FOOTER = '<footer><div class="container"><a href="/">conduit</a> An interactive learning project.</div></footer>'
@@ -840,6 +841,20 @@ def test_a_list_item_naming_only_a_year_is_no_dateline() -> None:
     assert lines[-2:] == ["References", "↑ Recollections of Hannah Croft, recorded by the restoration society in 1972."]
 
 
+def test_a_lines_numbers_inside_its_links_are_no_date() -> None:
+    """A reference cited twice starts with its links back to each citation ("↑ 1.0 1.1 Harrowgate Navigation Act,
+    1791, section four.": MediaWiki, the committed mirror's page): five numbers read as a dateline. A line is a
+    dateline by its words outside its links; a byline whose name is a link ("By Bethonie Butler, Published: March 13
+    at 11:52 am") is still one, and a card's title that is all link and names a year is still a title."""
+    wiki = MIRRORS / "mediawiki-vector/site/index.php/Harrowgate_Canal"
+    lines = page_content(wiki.read_text(), "http://127.0.0.1:8850/index.php/Harrowgate_Canal").text.split("\n")
+    assert "↑ 1.0 1.1 Harrowgate Navigation Act, 1791, section four." in lines, lines
+    html = ('<html><body><main><h1>Otters return</h1><div class="byline">By <a href="/people/ann">Ann Pell</a>, '
+            f'Published: March 13 at 11:52 am <a href="mailto:a@x.org">E-mail the writer</a></div>{BODY}</main>'
+            '</body></html>')
+    assert "Published" not in page_content(html, URL).text
+
+
 def test_a_table_of_contents_in_the_content_leaves_with_its_title() -> None:
     """DokuWiki prints its table of contents inside the page, before the `<h1>` (`div#dw__toc`: a title "Table of
     Contents" over a list of links to the page's headings); the frame put the title back over the first paragraph.
@@ -858,9 +873,6 @@ def test_a_table_of_contents_in_the_content_leaves_with_its_title() -> None:
     lines = page_content(html, "http://127.0.0.1:8851/guild:history").text.split("\n")
     assert lines[0] == "History of the Guild" and "First lights" in lines and "The charter" in lines, lines
     assert "Table of Contents" not in lines
-
-
-MIRRORS = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors"
 
 
 def test_a_callout_in_an_aside_of_the_flow_is_content_title_and_all() -> None:
