@@ -20,7 +20,11 @@ scripts (npm; a site needs no server, but Node and its packages are no Python re
 admonitions, code blocks and a table, a blog with authors, tags and archive, a landing page and a custom page.
 `mediawiki-vector` and `mediawiki-vector-2022` are a MediaWiki 1.39 wiki (Debian's package, SQLite) in its legacy
 and its new default skin: articles with a table of contents, tables, a figure and references, a talk page with
-signed comments, a disambiguation page, category pages.
+signed comments, a disambiguation page, category pages. `asciidoctor` is the user guide of a tide-gauge logger as
+Asciidoctor 2.0 (Debian's package) converts AsciiDoc with its default HTML5 template, less its stylesheet: an
+author and revision line under each title, a table of contents (above the text or to its left), titled code blocks
+with callouts, admonitions in their table, description and Q&A lists, a checklist, titled tables and a figure, a
+sidebar, an example block, a quote, a footnote, and the "Version / Last updated" footer.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -312,6 +316,7 @@ GENERATORS = {g.name: g for g in (
     *(Generator(name, "lxml", _copy_mirror(name), mirror=name, max_depth=3) for name in (
         "jekyll-minima", "hexo-landscape", "vitepress", "eleventy-base-blog", "nikola", "starlight")),
     Generator("dokuwiki", "lxml", _copy_mirror("dokuwiki"), mirror="dokuwiki", seed="/start", max_depth=3),
+    Generator("asciidoctor", "lxml", _copy_mirror("asciidoctor"), mirror="asciidoctor", max_depth=3),
 )}
 
 

@@ -50,6 +50,14 @@ KNOWN["nikola"] = [
 ]
 # Starlight: a Tabs component's labels are in-page links.
 KNOWN["starlight"] = ["/guides/extracting-birds/: Great spotted woodpecker"]
+# Asciidoctor wraps each block in a div of its kind (`div.paragraph > p`, `div.ulist > ul`): the index's list of xref
+# links follows a `div.paragraph`, no `<p>` (`missed._written_at`), and one of its labels is the chapter's title of
+# seven words (over `LIST_LABEL_WORDS`); a sidebar's title, four words, is too short for frame content and follows no
+# `<p>` (`missed.callout_titles`); the footnotes stand in `div#footnotes` after `div#content`, outside the frame.
+KNOWN["asciidoctor"] = [
+    "/: Installing the logger on a harbour wall", "/: Configuring the sampling schedule", "/: Reading the record files",
+    "/: Seasonal maintenance", "/: Frequently asked questions", "/configuration.html: Why not local time?",
+    "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC"]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.
@@ -60,7 +68,11 @@ KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                "dokuwiki": ["Last modified"],
                # Nikola's tag pages: a feed link in the listing's header, and a listing of one post read as one line
                # of the whole body (its furniture just under LOST_SHARE of it)
-               "nikola": ["About the Group", "RSS feed"]}
+               "nikola": ["About the Group", "RSS feed"],
+               # Asciidoctor's body is three class-less divs, #header, #content, #footer: on a page of one section and
+               # no table of contents (few links) they read as a run of plain-text items trafilatura mostly left out
+               # (`lists.repeated_groups`, `missed.missed_groups`), and the footer's "Last updated" comes back with it
+               "asciidoctor": ["Last updated"]}
 # Twenty Twenty-Three links its author archive from nowhere (the byline is not a link): no crawl finds it.
 UNLINKED = {"wp-twentytwentythree": 1}
 
