@@ -450,6 +450,23 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     return text_words <= CONTROL_WORDS and next(el.iter("button", "input", "select", "form"), None) is not None
 
 
+def paragraph(el: HtmlElement) -> bool:
+    """Whether an element is a paragraph, bare or in boxes holding it alone (Asciidoctor writes each block in a box
+    of its kind: `div.paragraph > p`).
+
+    >>> from lxml.html import fromstring
+    >>> [paragraph(fromstring(h)) for h in ('<p>x</p>', '<div class="paragraph"><p>x</p></div>',
+    ...                                     '<div>x<p>y</p></div>')]
+    [True, True, False]
+    """
+    while el.tag in _PARAGRAPH_BOXES and len(el) == 1 and not (el.text or "").strip():
+        el = el[0]
+    return bool(el.tag == "p")
+
+
+_PARAGRAPH_BOXES = frozenset({"div", "section"})
+
+
 def written_aside(el: HtmlElement) -> bool:
     """Whether an `<aside>` is a note written in the text's flow (a documentation page's callout: "Caution: ..."),
     not a box beside it: it follows a paragraph of its parent, holds a paragraph of its own, its words are not
@@ -463,7 +480,7 @@ def written_aside(el: HtmlElement) -> bool:
     >>> [written_aside(a) for a in t.iter("aside")]
     [True, False]
     """
-    if _tagged_boilerplate(el, "section") or not any(s.tag == "p" for s in el.itersiblings(preceding=True)):
+    if _tagged_boilerplate(el, "section") or not any(paragraph(s) for s in el.itersiblings(preceding=True)):
         return False  # "section": the evidence on an element but its tag
     paragraphs = list(el.iter("p"))
     own = [" ".join(p.text_content().split()) for p in paragraphs]

@@ -273,6 +273,11 @@ def _from_tree(kept: Block, tree: Block) -> Block:
     >>> _from_tree(Block("p", "up. by Ann", "up. by Ann"), Block("p", "up by Ann", "up by Ann")).text
     'up. by Ann'
 
+    A `<pre>` trafilatura took for a quote is the tree's code block, its lines kept:
+
+    >>> _from_tree(Block("quote", "a,1 b,2", "a,1 b,2"), Block("code", "a,1\\nb,2", "a,1\\nb,2")).kind
+    'code'
+
     The same text and Markdown: trafilatura's block itself, which `replace` would copy (most lines).
 
     >>> line = Block("p", "Hello", "Hello")
@@ -281,6 +286,8 @@ def _from_tree(kept: Block, tree: Block) -> Block:
     """
     if kept.text == tree.text and kept.md == tree.md:
         return kept
+    if kept.kind == "quote" and tree.kind == "code" and kept.text.split() == tree.text.split():
+        return tree  # a <pre> with no mark of code in it (a data file's lines), which trafilatura makes a quote
     if kept.kind != tree.kind or kept.text.replace(" ", "") != tree.text.replace(" ", ""):
         return kept
     return replace(kept, text=tree.text, md=tree.md)

@@ -19,7 +19,7 @@ from lxml.etree import XPath
 from lxml.html import HtmlElement
 
 from .blocks import links_elsewhere, resolve, seq
-from .boilerplate import HEADINGS, main_root, role
+from .boilerplate import HEADINGS, main_root, paragraph, role
 from .lists import TITLE_WORDS, Group, link_stats
 from .text import words
 
@@ -636,9 +636,11 @@ def callout_titles(root: HtmlElement, kept_seq: str, frame: Collection[HtmlEleme
 
 
 _CALLOUT_BODY = frozenset({"p", "div", "ul", "ol", "dl", "section", "blockquote", "pre"})
-# the first child of a box after a paragraph, a paragraph or a box of its own with siblings, holding no link and
-# no block: a callout's title
-_CALLOUT_TITLES = XPath("//*[self::div or self::aside or self::section][preceding-sibling::p]"
+# the first child of a box after a paragraph (or alone in a box after one: Asciidoctor's sidebar), a paragraph or a
+# box of its own with siblings, holding no link and no block: a callout's title
+_PARAGRAPH = "self::p or self::div[count(*) = 1][p]"  # `boilerplate.paragraph`, one box deep
+_CALLOUT_TITLES = XPath(f"//*[self::div or self::aside or self::section][preceding-sibling::*[{_PARAGRAPH}] or "
+                        f"(count(../*) = 1 and ../preceding-sibling::*[{_PARAGRAPH}])]"
                         "/*[1][self::p or self::div][following-sibling::*][not(.//a)][not(.//*[self::p or self::div "
                         "or self::ul or self::ol or self::table or self::li or self::section])]")
 
@@ -657,7 +659,7 @@ def _written_at(lst: HtmlElement, kept: Kept, frame: Collection[HtmlElement]) ->
     """Where a list is written in the text's flow (see `written_link_lists`): the list itself, beside a kept
     paragraph; or the first of its wrappers with an element before it, holding no text outside lists and headings,
     when that element is a paragraph opening its section or a heading between the text's sections; else None."""
-    if any(sib.tag == "p" and kept.held.get(sib, 0) for sib in lst.itersiblings(preceding=True)):
+    if any(kept.held.get(sib, 0) and paragraph(sib) for sib in lst.itersiblings(preceding=True)):
         return lst
     node = lst.getparent()
     while node is not None and node.tag not in _FLOW_ROOTS:
@@ -670,7 +672,7 @@ def _written_at(lst: HtmlElement, kept: Kept, frame: Collection[HtmlElement]) ->
             placed = text is not None and bool(kept.held.get(text, 0)) and kept.end is not None and \
                 follows_in_document(kept.end, node)
         else:  # a listing: its section's opening paragraph before it
-            placed = before.tag == "p" and _intro(before) and bool(
+            placed = paragraph(before) and _intro(before) and bool(
                 kept.held.get(before, 0) or _framed_sentence(before, frame))
         return node if placed and not "".join(_LOOSE_TEXT(node)).strip() else None
     return None
