@@ -912,6 +912,19 @@ def test_a_callouts_short_title_over_its_body_is_kept() -> None:
     assert lines[lines.index("Why ten seeds?") + 1].startswith("Ten seeds fit neatly on half a towel"), lines
 
 
+def test_asciidoctor_boxes_keep_a_sidebars_title_and_a_listings_lines() -> None:
+    """Asciidoctor writes every block in a box of its kind (`div.paragraph > p`, `div.sidebarblock > div.content`,
+    `div.listingblock > div.content > pre`; the committed mirror's pages). A sidebar's title after such a paragraph is
+    a callout's title; a `<pre>` of data lines, no mark of code in it, which trafilatura makes a quote, stays a code
+    block with its lines."""
+    site = MIRRORS / "asciidoctor/site"
+    lines = page_content((site / "configuration.html").read_text(), "http://127.0.0.1:8080/configuration.html"
+                         ).text.split("\n")
+    assert lines[lines.index("Why not local time?") + 1].startswith("A logger that followed summer time"), lines
+    markdown = page_content((site / "data-format.html").read_text(), "http://127.0.0.1:8080/data-format.html").markdown
+    assert "```\n# station=KIL04 firmware=2.3\n2024-03-18T00:00:00Z,1843,11.2\n" in markdown, markdown
+
+
 def test_a_wiki_category_lists_its_members() -> None:
     """MediaWiki lists a category's pages under "Pages in category", after one paragraph ("The following 2 pages are
     in this category"), in a wrapper of letter headings over lists of links: no list stands beside the paragraph, and
