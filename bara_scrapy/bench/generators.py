@@ -24,7 +24,10 @@ signed comments, a disambiguation page, category pages. `asciidoctor` is the use
 Asciidoctor 2.0 (Debian's package) converts AsciiDoc with its default HTML5 template, less its stylesheet: an
 author and revision line under each title, a table of contents (above the text or to its left), titled code blocks
 with callouts, admonitions in their table, description and Q&A lists, a checklist, titled tables and a figure, a
-sidebar, an example block, a quote, a footnote, and the "Version / Last updated" footer.
+sidebar, an example block, a quote, a footnote, and the "Version / Last updated" footer. `trac` is a Trac 1.6
+tracker (PyPI, SQLite, its default theme, as tracd served it to an anonymous visitor): wiki pages with lists, a table
+and code, tickets with comments and replies, milestones, the roadmap, the report list and two reports, a custom
+query, the timeline.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -253,6 +256,7 @@ class Generator:
     mirror: str = ""  # a committed copy of an application's pages (`MIRRORS`/<mirror>), not a build of `PAGES`
     seed: str = "/"  # where the crawl starts (a wiki's main page is no root)
     max_depth: int = 2  # how deep it goes (a docs site's pages sit under their categories)
+    bare_index: bool = False  # a directory's index.html is also its path without the slash (Trac's /report, /report/1)
 
 
 MIRRORS = Path(__file__).parent / "mirrors"
@@ -317,6 +321,8 @@ GENERATORS = {g.name: g for g in (
         "jekyll-minima", "hexo-landscape", "vitepress", "eleventy-base-blog", "nikola", "starlight")),
     Generator("dokuwiki", "lxml", _copy_mirror("dokuwiki"), mirror="dokuwiki", seed="/start", max_depth=3),
     Generator("asciidoctor", "lxml", _copy_mirror("asciidoctor"), mirror="asciidoctor", max_depth=3),
+    Generator("trac", "lxml", _copy_mirror("trac"), mirror="trac", seed="/wiki/WikiStart", max_depth=3,
+              bare_index=True),
 )}
 
 
@@ -326,9 +332,10 @@ def available(names: list[str]) -> tuple[list[str], list[str]]:
     return installed, [n for n in names if n not in installed]
 
 
-def static_site(root: Path) -> Site:
+def static_site(root: Path, bare_index: bool = False) -> Site:
     """Every file under `root` at its path (and at its path percent-encoded as a crawler asks for it:
-    `Saddler%27s_Bridge`), `index.html` also at its directory's path; a file without an extension is a page (a
+    `Saddler%27s_Bridge`), `index.html` also at its directory's path (and at that path without its slash when
+    `bare_index`: an application's `/report` beside `/report/1`); a file without an extension is a page (a
     wiki's `/index.php/Mill_Lock`)."""
     site = Site()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
@@ -340,6 +347,8 @@ def static_site(root: Path) -> Site:
             site.add(at, body, content_type=kind)
         if path.name == "index.html":
             site.add(rel.removesuffix("index.html"), body, content_type=kind)
+            if bare_index and rel != "/index.html":
+                site.add(rel.removesuffix("/index.html"), body, content_type=kind)
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
     return site
 

@@ -142,7 +142,7 @@ async def run_generators(opts: BenchOptions, print_line: Printer) -> dict[str, A
         generator, work = GENERATORS[name], opts.out / "generators" / name
         shutil.rmtree(work, ignore_errors=True)
         generator.build(work / "source", work / "site")
-        server = SiteServer(static_site(work / "site")).start()
+        server = SiteServer(static_site(work / "site", generator.bare_index)).start()
         try:
             job = CrawlJob(f"generator-{name}", server.url(generator.seed), {"max_depth": generator.max_depth,
                                                                             "max_pages": 60},
