@@ -28,6 +28,10 @@ sidebar, an example block, a quote, a footnote, and the "Version / Last updated"
 tracker (PyPI, SQLite, its default theme, as tracd served it to an anonymous visitor): wiki pages with lists, a table
 and code, tickets with comments and replies, milestones, the roadmap, the report list and two reports, a custom
 query, the timeline.
+signed comments, a disambiguation page, category pages. `ikiwiki` is an ikiwiki 3.20200202 wiki and blog (Debian's
+package, its default div-based page template, a sidebar, cgiurl set as on a wiki that takes edits): wiki pages with a
+table of contents, tables and a code block, a Discussion page of signed comments, a blog index inlining its posts
+whole, posts with a captioned image and static comments, tag pages, an archive and a map of the site.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -323,6 +327,7 @@ GENERATORS = {g.name: g for g in (
     Generator("asciidoctor", "lxml", _copy_mirror("asciidoctor"), mirror="asciidoctor", max_depth=3),
     Generator("trac", "lxml", _copy_mirror("trac"), mirror="trac", seed="/wiki/WikiStart", max_depth=3,
               bare_index=True),
+    Generator("ikiwiki", "lxml", _copy_mirror("ikiwiki"), mirror="ikiwiki", max_depth=3),
 )}
 
 

@@ -1,8 +1,8 @@
 """`scrapy bara-bench --sites 0 --generators all`: sites that MkDocs, Sphinx and Pelican build from one content,
-and the pages of a Spirit forum, a WordPress blog in two themes, a Docusaurus site and a MediaWiki wiki in two
-skins (`bench/generators.py`), crawled with the defaults: every key sentence of every content page is in its
-`text` (code as written), every page is titled by its own headline, and none of the furniture the site prints
-leaks, but for the cases named below.
+and the pages of a Spirit forum, a WordPress blog in two themes, a Docusaurus site, a MediaWiki wiki in two skins
+and an ikiwiki wiki and blog (`bench/generators.py`), crawled with the defaults: every key sentence of every content
+page is in its `text` (code as written), every page is titled by its own headline, and none of the furniture the
+site prints leaks, but for the cases named below.
 
 The generators are pinned in requirements.txt; on a machine without one, its site is skipped with a line
 saying so, and this test skips when none is installed."""
@@ -56,7 +56,7 @@ KNOWN["starlight"] = ["/guides/extracting-birds/: Great spotted woodpecker"]
 # `<p>` (`missed.callout_titles`); the footnotes stand in `div#footnotes` after `div#content`, outside the frame.
 KNOWN["asciidoctor"] = [
     "/: Installing the logger on a harbour wall", "/: Configuring the sampling schedule", "/: Reading the record files",
-    "/: Seasonal maintenance", "/: Frequently asked questions", 
+    "/: Seasonal maintenance", "/: Frequently asked questions",
     "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC"]
 # Trac: a ticket's comments (`div.change`, `div.comment` under an `h3` byline) are a run trafilatura drops by name
 # (class "comment"), after the text's end, outside its container, and no plain run: each short comment's byline links
@@ -109,6 +109,32 @@ KNOWN["trac"] = [
         "WikiStart created by marta.quillan",
     ]),
 ]
+# ikiwiki: the headline is a <span class="title"> in the page header, outside the one role="main" (`page_hero` brings
+# back an <h1> only); the comments stand after role="main" in <div id="comments" role="complementary"> (pruned whole,
+# though `few_comments` finds them once there); the front page's link list has labels of six and seven words
+# (`LIST_LABEL_WORDS`); the map is a nested tree whose own page is a <span class="selflink">, not one link an item.
+KNOWN["ikiwiki"] = [
+    *(f"{page}: {title}" for page, title in [
+        ("/grafting/", "Grafting the old varieties"), ("/pruning/", "The pruning calendar"),
+        ("/varieties/", "Apple and pear varieties on the green"), ("/pressing/", "Pressing day at the cider barn"),
+        ("/posts/", "News from the society"), ("/sitemap/", "Every page on one map"),
+        ("/archives/", "Older posts by month"), ("/grafting/discussion/", "discussion"),
+        ("/posts/first-frost/", "The first frost came early"), ("/posts/new-press/", "A new screw press for the barn"),
+        ("/posts/blossom-walk/", "A blossom walk with the primary school"),
+        ("/posts/wassail-night/", "Wassail night by lantern light"),
+        *((f"/tags/{tag}/", f"pages tagged {tag}") for tag in ("frost", "harvest", "pressing", "blossom", "visits",
+                                                                "wassail"))]),
+    *(f"/posts/new-press/: {line}" for line in [
+        "Where the old press went", "Re: Where the old press went", "Martha Quill", "Tobias Fenn",
+        "The cracked base of the old press is now a planter outside the village hall, full of nasturtiums",
+        "Nothing in Hollowmere is ever truly thrown away",
+        "I noticed the nasturtiums on my way to the shop and wondered why the tub looked so familiar"]),
+    *(f"/posts/wassail-night/: {line}" for line in [
+        "Lanterns", "Anonymous",
+        "Could the lantern holders be left up until Candlemas next year, since they looked so lovely along the wall?"]),
+    *(f"/: {label}" for label in ["Grafting the old varieties", "The pruning calendar", "News from the society",
+                                   "Apple and pear varieties on the green", "Pressing day at the cider barn"]),
+    *(f"/sitemap/: {slug}" for slug in ["blossom-walk", "first-frost", "new-press", "wassail-night"])]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.
