@@ -54,6 +54,7 @@ from .missed import (
     missed_groups,
     page_hero,
     site_rails,
+    title_line,
     titled_heading,
     written_link_lists,
 )
@@ -520,6 +521,21 @@ def _hero_in(structure: HtmlElement, hero: HtmlElement) -> HtmlElement:
     return top
 
 
+def _headline_in(structure: HtmlElement, line: HtmlElement) -> HtmlElement:
+    """The title line before the `<main>` (`missed.title_line`) as the `<h1>` at the top of its pruned copy
+    `structure`, which it stands outside of.
+
+    >>> from lxml.html import fromstring
+    >>> main = fromstring('<main><p>Cards</p></main>')
+    >>> _headline_in(main, fromstring('<span> Grafting <em>old</em> varieties </span>')) is main[0], main[0].text
+    (True, 'Grafting old varieties')
+    """
+    h1 = structure.makeelement("h1", {})
+    h1.text = " ".join(line.text_content().split())
+    structure.insert(0, h1)
+    return h1
+
+
 def _dropped(elements: Iterable[HtmlElement]) -> list[str]:
     """The visible text of `elements`, one line each, as they leave their tree (their tails stay)."""
     out = []
@@ -577,6 +593,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     parts = urlsplit(url)
     home = parts.path in ("", "/") and not parts.query  # the site's own page: its name heads it
     top = None if (hero := page_hero(tree, frozenset() if home else sites)) is None else _hero_in(structure, hero)
+    if top is None and (line := title_line(tree, title, frozenset() if home else sites)) is not None:
+        top = _headline_in(structure, line)
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = body.words  # counted once: the body text is the page's longest string

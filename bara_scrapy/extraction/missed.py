@@ -507,6 +507,41 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     return None if next(menus, None) is not None else box  # the site's header holds its menu
 
 
+def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
+    """The line that heads a page with no `<h1>` at all, before and outside its single `<main>`: the innermost
+    element whose words are the document title's (the whole title, or a part of it of two words or more), not what
+    the page calls its site (`sites`), not in a link, a menu, an aside or a footer (ikiwiki prints a page's title as
+    `<span class="title">` in its header, the `<main>` after it).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<body><div class="header"><span><a href="/">Orchard</a>/</span><span class="title">Grafting '
+    ...                'the old varieties</span></div><div role="main"><p>Text</p></div></body>')
+    >>> title_line(t, "Grafting the old varieties").text
+    'Grafting the old varieties'
+    >>> print(title_line(t, "Orchard"))
+    None
+    """
+    main = main_root(tree)
+    wanted = seq(title)
+    if (main.tag != "main" and role(main) != "main") or not wanted.strip() or next(tree.iter("h1"), None) is not None:
+        return None
+    around = set(main.iterancestors())  # the page's wrappers: their words are the whole page's
+    for el in tree.iter():
+        if el is main:
+            return None
+        if not isinstance(el.tag, str) or el.tag in _NOT_LINE or el in around or (len(el) and any(
+                isinstance(c.tag, str) and seq(c.text_content()) == seq(el.text_content()) for c in el)):
+            continue  # (an element whose child holds all its words: the child is the line)
+        line = seq(el.text_content())
+        if line.strip() and (line == wanted or (line in wanted and seq_words(line) > 1)) and line not in sites \
+                and not any(a.tag in _NOT_HERO or role(a) in _NOT_HERO_ROLES for a in el.iterancestors()):
+            return el
+    return None
+
+
+_NOT_LINE = frozenset({"html", "head", "title", "body", "a", "nav", "aside", "footer", "script", "style", "meta"})
+
+
 _ARTICLES = XPath("//article")
 _NOT_HERO = frozenset({"a", "nav", "aside", "dialog", "footer"})  # a logo's link, the menus, the site's footer
 _NOT_HERO_ROLES = frozenset({"navigation", "banner", "complementary", "contentinfo", "dialog"})  # declared: the site's

@@ -109,21 +109,10 @@ KNOWN["trac"] = [
         "WikiStart created by marta.quillan",
     ]),
 ]
-# ikiwiki: the headline is a <span class="title"> in the page header, outside the one role="main" (`page_hero` brings
-# back an <h1> only); the comments stand after role="main" in <div id="comments" role="complementary"> (pruned whole,
-# though `few_comments` finds them once there); the front page's link list has labels of six and seven words
+# ikiwiki: the comments stand after role="main" in <div id="comments" role="complementary"> (pruned whole, though
+# `few_comments` finds them once there); the front page's link list has labels of six and seven words
 # (`LIST_LABEL_WORDS`); the map is a nested tree whose own page is a <span class="selflink">, not one link an item.
 KNOWN["ikiwiki"] = [
-    *(f"{page}: {title}" for page, title in [
-        ("/grafting/", "Grafting the old varieties"), ("/pruning/", "The pruning calendar"),
-        ("/varieties/", "Apple and pear varieties on the green"), ("/pressing/", "Pressing day at the cider barn"),
-        ("/posts/", "News from the society"), ("/sitemap/", "Every page on one map"),
-        ("/archives/", "Older posts by month"), ("/grafting/discussion/", "discussion"),
-        ("/posts/first-frost/", "The first frost came early"), ("/posts/new-press/", "A new screw press for the barn"),
-        ("/posts/blossom-walk/", "A blossom walk with the primary school"),
-        ("/posts/wassail-night/", "Wassail night by lantern light"),
-        *((f"/tags/{tag}/", f"pages tagged {tag}") for tag in ("frost", "harvest", "pressing", "blossom", "visits",
-                                                                "wassail"))]),
     *(f"/posts/new-press/: {line}" for line in [
         "Where the old press went", "Re: Where the old press went", "Martha Quill", "Tobias Fenn",
         "The cracked base of the old press is now a planter outside the village hall, full of nasturtiums",

@@ -925,6 +925,20 @@ def test_asciidoctor_boxes_keep_a_sidebars_title_and_a_listings_lines() -> None:
     assert "```\n# station=KIL04 firmware=2.3\n2024-03-18T00:00:00Z,1843,11.2\n" in markdown, markdown
 
 
+def test_a_title_line_before_the_main_heads_a_page_with_no_h1() -> None:
+    """ikiwiki prints a page's title as `<span class="title">` in its page header, before the one `role="main"` that
+    holds the text, and the page has no `<h1>` (the committed mirror's page): the headline was lost. The innermost
+    element before the `<main>` whose words are the document title's is the page's headline, unless it is a link, a
+    menu's or the site's name."""
+    page = MIRRORS / "ikiwiki/site/grafting/index.html"
+    content = page_content(page.read_text(), "http://127.0.0.1:8080/grafting/")
+    assert content.text.split("\n")[0] == "Grafting the old varieties" and content.title == "Grafting the old varieties"
+    assert content.markdown.startswith("# Grafting the old varieties\n")
+    html = ('<html><head><title>Orchard news</title></head><body><div class="header"><a href="/">Orchard news</a>'
+            f'</div><div role="main">{BODY}</div></body></html>')
+    assert not page_content(html, URL).text.startswith("Orchard news")
+
+
 def test_a_wiki_category_lists_its_members() -> None:
     """MediaWiki lists a category's pages under "Pages in category", after one paragraph ("The following 2 pages are
     in this category"), in a wrapper of letter headings over lists of links: no list stands beside the paragraph, and
