@@ -259,11 +259,15 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept element
     (`end`) only when it is plain text (replies; teaser rails and tags stay out). A group of links holding
     what trafilatura kept, spread over its items, is the page's content (a grid of card links whose summaries
-    it kept, not their titles)."""
+    it kept, not their titles). The body's children, one of them holding the kept text, are the page's regions
+    (Asciidoctor's class-less `div#header`, `div#content`, `div#footer`), no list."""
     container, end = kept.container, kept.end
     informative = container.tag not in ("html", "body")  # all of the page says nothing
+    holding = {container, *container.iterancestors()}
     out = []
     for g in groups:
+        if g.parent.tag == "body" and not holding.isdisjoint(g.items):
+            continue  # the page's regions, one of them the content: a header, the content and a footer
         dominant = g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
         near = informative and (g.parent is container or container in g.parent.iterancestors())
         plain = is_plain_run(g)

@@ -50,14 +50,15 @@ KNOWN["nikola"] = [
 ]
 # Starlight: a Tabs component's labels are in-page links.
 KNOWN["starlight"] = ["/guides/extracting-birds/: Great spotted woodpecker"]
-# Asciidoctor wraps each block in a div of its kind (`div.paragraph > p`, `div.ulist > ul`): the index's list of xref
-# links follows a `div.paragraph`, no `<p>` (`missed._written_at`), and one of its labels is the chapter's title of
-# seven words (over `LIST_LABEL_WORDS`); a sidebar's title, four words, is too short for frame content and follows no
-# `<p>` (`missed.callout_titles`); the footnotes stand in `div#footnotes` after `div#content`, outside the frame.
+# Asciidoctor: the index's list of chapter links stands in a `div.ulist` of its own (a template's tag list does too)
+# and one label is a chapter's title of seven words (over `LIST_LABEL_WORDS`); the footnotes stand in `div#footnotes`
+# after `div#content`, outside the frame; the FAQ's closing line is half links, which trafilatura drops and the frame
+# takes as a row of links (`FRAME_LINK_SHARE`).
 KNOWN["asciidoctor"] = [
     "/: Installing the logger on a harbour wall", "/: Configuring the sampling schedule", "/: Reading the record files",
     "/: Seasonal maintenance", "/: Frequently asked questions",
-    "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC"]
+    "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC",
+    "/faq.html: Return to the user guide contents or read about the spring visit"]
 # Trac: a ticket's comments (`div.change`, `div.comment` under an `h3` byline) are a run trafilatura drops by name
 # (class "comment"), after the text's end, outside its container, and no plain run: each short comment's byline links
 # ("comment:2", "in reply to: 1", "follow-up: 3", "7 days ago") make a fifth of its words; a lone comment holds no
@@ -135,10 +136,6 @@ KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                # Nikola's tag pages: a feed link in the listing's header, and a listing of one post read as one line
                # of the whole body (its furniture just under LOST_SHARE of it)
                "nikola": ["About the Group", "RSS feed"],
-               # Asciidoctor's body is three class-less divs, #header, #content, #footer: on a page of one section and
-               # no table of contents (few links) they read as a run of plain-text items trafilatura mostly left out
-               # (`lists.repeated_groups`, `missed.missed_groups`), and the footer's "Last updated" comes back with it
-               "asciidoctor": ["Last updated"],
                # Trac: trafilatura keeps the "Note: See TracWiki for help on using the wiki." line under each view's
                # content and a wiki page's "Last modified 9 days ago" line (`div.trac-modifiedby`), which differ by
                # view and page (no parent's template holds them); the timeline's filter checkboxes (a <fieldset> of

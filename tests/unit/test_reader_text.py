@@ -939,6 +939,17 @@ def test_a_title_line_before_the_main_heads_a_page_with_no_h1() -> None:
     assert not page_content(html, URL).text.startswith("Orchard news")
 
 
+def test_the_pages_regions_are_no_list() -> None:
+    """Asciidoctor's body is three class-less divs, `#header`, `#content`, `#footer` (the committed mirror's FAQ, one
+    section and no table of contents): alike and plain, they read as a run of items trafilatura mostly left out, and
+    the header's revision line and the footer's "Last updated" came back with the page. The body's children, one
+    of them holding the kept text, are the page's regions."""
+    page = MIRRORS / "asciidoctor/site/faq.html"
+    text = page_content(page.read_text(), "http://127.0.0.1:8080/faq.html").text
+    assert "Last updated" not in text and "Wenna Polglaze" not in text, text
+    assert "A card holds roughly eleven years of readings at the default interval." in text
+
+
 def test_a_wiki_category_lists_its_members() -> None:
     """MediaWiki lists a category's pages under "Pages in category", after one paragraph ("The following 2 pages are
     in this category"), in a wrapper of letter headings over lists of links: no list stands beside the paragraph, and
