@@ -210,7 +210,8 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     candidates = named_comments(root)
     named = [el for el in candidates if _item_named(el) or "comment" in (el.get("itemtype") or "").lower()]
     lists = {el.getparent() for el in named}  # an element whose children are comments is their list
-    items = [el for el in named if el not in lists and free(el) and _comment(el, url)]
+    items = [unit for el in named if el not in lists and free(el)
+             and (unit := el if _comment(el, url) else _under_byline(el, named, url)) is not None]
     inner = set(items)
     found = [_thread(el.getparent(), (el,)) for el in items
              if not any(a in inner for a in el.iterancestors())]  # a reply goes with its comment
@@ -231,6 +232,25 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
         if card is not None and _comment(card, url):
             found.append(_thread(card.getparent(), (card,)))
     return found
+
+
+def _under_byline(body: HtmlElement, named: list[HtmlElement], url: str) -> HtmlElement | None:
+    """The comment a comment's body names no author of stands in: its parent, when the author is there, beside it
+    (Trac's `div.comment` under `<h3>… by <span class="trac-author">`), the body the parent's one named element
+    without an author of its own; None when it is not one.
+
+    >>> from lxml.html import fromstring
+    >>> change = fromstring('<div class="change"><h3 id="comment:1"><a href="#comment:1">comment:1</a> by <span '
+    ...                     'class="trac-author">ines</span></h3><div class="comment"><p>The loop never ends when the '
+    ...                     'slot wraps into the next day.</p></div></div>')
+    >>> named = [change[0], change[1]]
+    >>> _under_byline(change[1], named, "http://h/ticket/2").get("class")
+    'change'
+    """
+    if comment_author(body) is not None or (parent := body.getparent()) is None:
+        return None
+    bodies = [c for c in parent if c in named and comment_author(c) is None]
+    return parent if bodies == [body] and _comment(parent, url) else None
 
 
 def _lone_card(root: HtmlElement, mark: HtmlElement, kept: Mapping[HtmlElement, int]) -> HtmlElement | None:

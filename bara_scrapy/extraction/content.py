@@ -621,7 +621,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     few = few_comments(structure, thread, kept.held, url) if comment_names else []
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
-    marks = frozenset([*(item for g in (*missed, *few) for item in g.items if item not in promos),
+    marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos),
                        *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq)])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list

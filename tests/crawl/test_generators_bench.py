@@ -59,11 +59,7 @@ KNOWN["asciidoctor"] = [
     "/: Seasonal maintenance", "/: Frequently asked questions",
     "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC",
     "/faq.html: Return to the user guide contents or read about the spring visit"]
-# Trac: a ticket's comments (`div.change`, `div.comment` under an `h3` byline) are a run trafilatura drops by name
-# (class "comment"), after the text's end, outside its container, and no plain run: each short comment's byline links
-# ("comment:2", "in reply to: 1", "follow-up: 3", "7 days ago") make a fifth of its words; a lone comment holds no
-# author (the `span.trac-author` is in the `h3` beside it), so no named comment either; the comment authors go with
-# them. trafilatura drops every `span.trac-author` (class "...author"), so the timeline's lines end "closed by" with
+# Trac: trafilatura drops every `span.trac-author` (class "...author"), so the timeline's lines end "closed by" with
 # no name: the tree's whole line is no missed group's (its innermost run, a day's `<dt>`s, was kept). The roadmap's
 # milestone titles (`<h2><a>` in `div.info` over a date and a progress bar) are linked headings with no kept excerpt
 # just after them. A "Related pages" list of wiki links holds a label of seven words ("How a week's grid is stored"),
@@ -75,20 +71,6 @@ KNOWN["trac"] = [
     "/wiki/VolunteerMeetingNotes: House rules for presenters",
     "/wiki/VolunteerMeetingNotes: Setting up the studio computer",
     "/wiki/VolunteerMeetingNotes: How a week's grid is stored",
-    "/ticket/5: Fixed by upper-casing the answer before the installer validates it.",
-    "/ticket/4: marta.quillan",
-    "/ticket/4: The county volunteer network offers a free gateway for short messages that we could borrow.",
-    "/ticket/4: Please keep the message under one hundred characters so older phones display it whole.",
-    "/ticket/3: odile.brennock",
-    "/ticket/3: Both presenters should have to confirm a swap before the grid changes.",
-    "/ticket/2: fergus.tallant",
-    "/ticket/2: The loop that paints each hour never reaches its end condition when the slot wraps into the next day.",
-    "/ticket/2: Could the grid simply split such a slot into two halves on either side of midnight?",
-    "/ticket/2: Splitting it would confuse the door sheet, so I will teach the painter about wrapping instead.",
-    "/ticket/1: odile.brennock",
-    "/ticket/1: I saw this again on Tuesday with the folk hour duo.",
-    "/ticket/1: The sort uses the alphabetical order of surnames instead of the role column, and a fix is waiting "
-    "on my laptop.",
     *(f"/timeline: {line}" for line in [
         "Ticket #5 (Installer rejects call signs with lower-case letters) closed by ines.harrow",
         "Ticket #5 (Installer rejects call signs with lower-case letters) created by odile.brennock",

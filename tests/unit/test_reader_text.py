@@ -950,6 +950,21 @@ def test_the_pages_regions_are_no_list() -> None:
     assert "A card holds roughly eleven years of readings at the default interval." in text
 
 
+def test_a_trackers_comments_under_their_bylines_are_content() -> None:
+    """Trac writes each ticket comment as a `div.change` holding an `<h3>` byline ("comment:1 by <span
+    class="trac-author">ines.harrow</span>, 7 days ago") and the body, `div.comment`, which names no author
+    (the committed mirror's pages). trafilatura drops the bodies by their class; three comments made a thread that
+    went to `comments` only, never back into `text`, and a lone one was no comment at all. A thread is content; a
+    comment's body names its author through the parent it shares with its byline."""
+    for ticket, lines in [(2, ["Could the grid simply split such a slot into two halves on either side of midnight?"]),
+                          (3, ["Both presenters should have to confirm a swap before the grid changes."])]:
+        content = page_content((MIRRORS / f"trac/site/ticket/{ticket}").read_text(),
+                               f"http://127.0.0.1:8000/ticket/{ticket}")
+        assert all(line in content.text.split("\n") for line in lines), content.text
+        assert any(lines[0] in c.text and c.author for c in content.comments), content.comments
+        assert lines[0] not in content.article_text()
+
+
 def test_a_wiki_category_lists_its_members() -> None:
     """MediaWiki lists a category's pages under "Pages in category", after one paragraph ("The following 2 pages are
     in this category"), in a wrapper of letter headings over lists of links: no list stands beside the paragraph, and
