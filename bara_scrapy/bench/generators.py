@@ -31,7 +31,11 @@ query, the timeline.
 signed comments, a disambiguation page, category pages. `ikiwiki` is an ikiwiki 3.20200202 wiki and blog (Debian's
 package, its default div-based page template, a sidebar, cgiurl set as on a wiki that takes edits): wiki pages with a
 table of contents, tables and a code block, a Discussion page of signed comments, a blog index inlining its posts
-whole, posts with a captioned image and static comments, tag pages, an archive and a map of the site.
+whole, posts with a captioned image and static comments, tag pages, an archive and a map of the site. `hexo-next` is
+a bell-ringers' blog on Hexo 8.1 with the NexT 8.29 theme in its Gemini scheme (npm), less its scripts and
+stylesheets: posts with read-more excerpts on the index, a captioned figure, tables, lists, quotes, code and note
+tags, under a sidebar of the post's table of contents and the author's overview, and above a reward button, a
+copyright box, a follow-me row and the post navigation; an About page, tag, category and archive listings.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -322,7 +326,7 @@ GENERATORS = {g.name: g for g in (
     *(Generator(name, "lxml", _copy_mirror(name), mirror=name) for name in ("bootstrap-business",
                                                                              "bootstrap-clean-blog")),
     *(Generator(name, "lxml", _copy_mirror(name), mirror=name, max_depth=3) for name in (
-        "jekyll-minima", "hexo-landscape", "vitepress", "eleventy-base-blog", "nikola", "starlight")),
+        "jekyll-minima", "hexo-landscape", "hexo-next", "vitepress", "eleventy-base-blog", "nikola", "starlight")),
     Generator("dokuwiki", "lxml", _copy_mirror("dokuwiki"), mirror="dokuwiki", seed="/start", max_depth=3),
     Generator("asciidoctor", "lxml", _copy_mirror("asciidoctor"), mirror="asciidoctor", max_depth=3),
     Generator("trac", "lxml", _copy_mirror("trac"), mirror="trac", seed="/wiki/WikiStart", max_depth=3,

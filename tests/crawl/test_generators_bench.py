@@ -107,12 +107,37 @@ KNOWN["ikiwiki"] = [
     *(f"/: {label}" for label in ["Grafting the old varieties", "The pruning calendar", "News from the society",
                                    "Apple and pear varieties on the green", "Pressing day at the cider barn"]),
     *(f"/sitemap/: {slug}" for slug in ["blossom-walk", "first-frost", "new-press", "wassail-night"])]
+# Hexo with NexT (Gemini): the tag cloud is a <div> of bare <a>s and the category index a <ul> whose items are a link
+# and a count <span>: no written link list, and a row of links to the frame; a tag's or category's listing of one or
+# two posts has each title in a <div class="post-title"> link with no excerpt (no heading for `entry_titles`, fewer
+# than MIN_ITEMS for a group); hexo-renderer-marked's <figcaption aria-hidden="true"> (the caption repeats the
+# image's alt) is pruned as hidden.
+KNOWN["hexo-next"] = [
+    *(f"/tags/: {tag}" for tag in ["Competition", "Composition", "Learners", "Maintenance", "New Year", "Plain Bob",
+                                    "Safety", "Software", "Tenor"]),
+    "/categories/: Methods", "/categories/: Outings",
+    "/categories/Practice/: Teaching Bell Handling to New Learners",
+    "/categories/Practice/: Ringing in the New Year with Plain Bob Doubles",
+    "/tags/Plain-Bob/: The Striking Competition at Whittlesey",
+    "/tags/Plain-Bob/: Ringing in the New Year with Plain Bob Doubles",
+    "/2026/01/20/rehanging-the-tenor/: The tenor resting on timber baulks in the ringing chamber, its headstock "
+    "already removed."]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.
 KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
                "docusaurus": ["One min read"],
+               # NexT puts its header and sidebar inside <main class="main">: on a short post the whole <main> is frame,
+               # and the post footer's copyright box and follow-me line are frame sentences; on a listing of links the
+               # sidebar holds most of the unlinked text (kept, with its site description); the three meta spans
+               # "Posted on / Edited on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep
+               # on posting." and the <noscript> warning after the footer are trafilatura's (no <noscript> is furniture)
+               "hexo-next": ["All articles in this blog are licensed under", "Copyright Notice", "Edited on",
+                             "Keep on posting", "Posted on",
+                             "The practice log of a tower of change ringers in a market town on the fen edge",
+                             "Theme NexT works best with JavaScript enabled",
+                             "Welcome to my other publishing channels"],
                # DokuWiki's "Last modified: <date> by <user>" line is in <main>, and trafilatura keeps it
                "dokuwiki": ["Last modified"],
                # Nikola's tag pages: a feed link in the listing's header, and a listing of one post read as one line
