@@ -36,6 +36,10 @@ a bell-ringers' blog on Hexo 8.1 with the NexT 8.29 theme in its Gemini scheme (
 stylesheets: posts with read-more excerpts on the index, a captioned figure, tables, lists, quotes, code and note
 tags, under a sidebar of the post's table of contents and the author's overview, and above a reward button, a
 copyright box, a follow-me row and the post navigation; an About page, tag, category and archive listings.
+whole, posts with a captioned image and static comments, tag pages, an archive and a map of the site. `nodebb` is
+a NodeBB 1.4 forum (npm's last release, Redis, its default theme Persona, as an anonymous visitor with JavaScript off
+sees it): the category index with descriptions and each category's newest post as a teaser, category pages, topics of
+one to four replies (some quoting), recent and popular lists, tags, and profiles with a bio and the user's posts.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -332,6 +336,7 @@ GENERATORS = {g.name: g for g in (
     Generator("trac", "lxml", _copy_mirror("trac"), mirror="trac", seed="/wiki/WikiStart", max_depth=3,
               bare_index=True),
     Generator("ikiwiki", "lxml", _copy_mirror("ikiwiki"), mirror="ikiwiki", max_depth=3),
+    Generator("nodebb", "lxml", _copy_mirror("nodebb"), mirror="nodebb", max_depth=3, bare_index=True),
 )}
 
 

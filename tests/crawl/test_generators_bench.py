@@ -1,8 +1,8 @@
 """`scrapy bara-bench --sites 0 --generators all`: sites that MkDocs, Sphinx and Pelican build from one content,
-and the pages of a Spirit forum, a WordPress blog in two themes, a Docusaurus site, a MediaWiki wiki in two skins
-and an ikiwiki wiki and blog (`bench/generators.py`), crawled with the defaults: every key sentence of every content
-page is in its `text` (code as written), every page is titled by its own headline, and none of the furniture the
-site prints leaks, but for the cases named below.
+and the pages of a Spirit forum, a WordPress blog in two themes, a Docusaurus site, a MediaWiki wiki in two skins,
+an ikiwiki wiki and blog and a NodeBB forum (`bench/generators.py`), crawled with the defaults: every key sentence of
+every content page is in its `text` (code as written), every page is titled by its own headline, and none of the
+furniture the site prints leaks, but for the cases named below.
 
 The generators are pinned in requirements.txt; on a machine without one, its site is skipped with a line
 saying so, and this test skips when none is installed."""
@@ -122,6 +122,22 @@ KNOWN["hexo-next"] = [
     "/tags/Plain-Bob/: Ringing in the New Year with Plain Bob Doubles",
     "/2026/01/20/rehanging-the-tenor/: The tenor resting on timber baulks in the ringing chamber, its headstock "
     "already removed."]
+# NodeBB (Persona): the tag cloud is <h3><a>name<span>count</span></a></h3> per tag, linked headings of two words
+# half of them a number (not frame content, `content._frame_content`; items too short for a run,
+# `lists.MIN_ITEM_WORDS`), and trafilatura keeps only the <noscript> notice; a category or tag page listing one or
+# two topics is no run (`lists.MIN_ITEMS`), so the titles (<h2 class="title"><a>) go unless a teaser's "@user said
+# in <title>" quote header holds them, and the category's name is a breadcrumb and a <p class="hidden-xs">, a
+# Bootstrap "hidden" class on a label of three words or fewer (`boilerplate.is_boilerplate`).
+KNOWN["nodebb"] = [
+    *(f"/tags: {tag}" for tag in ["swarming", "starter", "scoring", "rye", "inspection", "hum", "forage",
+                                   "capacitors"]),
+    *(f"/category/{path}: {line}" for path, lines in [
+        ("5/urban-beekeeping", ["Urban Beekeeping", "Swarm cells appeared on three frames in early May"]),
+        ("6/vintage-radio-repair", ["Vintage Radio Repair", "Hum on a 1950s mains receiver after recapping"]),
+        ("7/sourdough-baking", ["Sourdough Baking", "My rye starter smells of nail varnish remover"])]
+      for line in lines),
+    "/tags/starter: My rye starter smells of nail varnish remover",
+    "/tags/hum: Hum on a 1950s mains receiver after recapping"]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.
@@ -138,6 +154,15 @@ KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                              "The practice log of a tower of change ringers in a market town on the fen edge",
                              "Theme NexT works best with JavaScript enabled",
                              "Welcome to my other publishing channels"],
+               # NodeBB: on a page where trafilatura's own pass finds little (the tag cloud, a tag page, /popular)
+               # its comparison with jusText/readability takes the <noscript> notice inside #content, which
+               # `prune_split` drops unrecorded (invisible), so `merge` keeps it; the "deleted topic" notice is a
+               # div.alert.hidden of 16 words (a class hint only, `is_boilerplate`), kept as frame text under the
+               # headline; "Replies: 1" is an <a href="#"> in a post's footer, a line of the thread's items; the
+               # profile's stat labels (div.account-stats) are lines trafilatura keeps
+               "nodebb": ["Please download a browser that supports JavaScript", "Profile views", "Replies:",
+                          "Reputation", "This topic has been deleted",
+                          "Your browser does not seem to support JavaScript"],
                # DokuWiki's "Last modified: <date> by <user>" line is in <main>, and trafilatura keeps it
                "dokuwiki": ["Last modified"],
                # Nikola's tag pages: a feed link in the listing's header, and a listing of one post read as one line
