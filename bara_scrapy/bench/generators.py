@@ -27,16 +27,14 @@ with callouts, admonitions in their table, description and Q&A lists, a checklis
 sidebar, an example block, a quote, a footnote, and the "Version / Last updated" footer. `trac` is a Trac 1.6
 tracker (PyPI, SQLite, its default theme, as tracd served it to an anonymous visitor): wiki pages with lists, a table
 and code, tickets with comments and replies, milestones, the roadmap, the report list and two reports, a custom
-query, the timeline.
-signed comments, a disambiguation page, category pages. `ikiwiki` is an ikiwiki 3.20200202 wiki and blog (Debian's
-package, its default div-based page template, a sidebar, cgiurl set as on a wiki that takes edits): wiki pages with a
-table of contents, tables and a code block, a Discussion page of signed comments, a blog index inlining its posts
-whole, posts with a captioned image and static comments, tag pages, an archive and a map of the site. `hexo-next` is
+query, the timeline. `ikiwiki` is an ikiwiki 3.20200202 wiki and blog (Debian's package, its default div-based
+page template, a sidebar, cgiurl set as on a wiki that takes edits): wiki pages with a table of contents, tables
+and a code block, a Discussion page of signed comments, a blog index inlining its posts whole, posts with a
+captioned image and static comments, tag pages, an archive and a map of the site. `hexo-next` is
 a bell-ringers' blog on Hexo 8.1 with the NexT 8.29 theme in its Gemini scheme (npm), less its scripts and
 stylesheets: posts with read-more excerpts on the index, a captioned figure, tables, lists, quotes, code and note
 tags, under a sidebar of the post's table of contents and the author's overview, and above a reward button, a
-copyright box, a follow-me row and the post navigation; an About page, tag, category and archive listings.
-whole, posts with a captioned image and static comments, tag pages, an archive and a map of the site. `nodebb` is
+copyright box, a follow-me row and the post navigation; an About page, tag, category and archive listings. `nodebb` is
 a NodeBB 1.4 forum (npm's last release, Redis, its default theme Persona, as an anonymous visitor with JavaScript off
 sees it): the category index with descriptions and each category's newest post as a teaser, category pages, topics of
 one to four replies (some quoting), recent and popular lists, tags, and profiles with a bio and the user's posts.
