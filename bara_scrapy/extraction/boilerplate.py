@@ -494,16 +494,28 @@ def written_aside(el: HtmlElement) -> bool:
 
 
 def _named_by_label(el: HtmlElement) -> bool:
-    """Whether an element hidden from assistive technology shows the name an ancestor gives it in `aria-label` (a
-    callout's visible title, spoken once as the callout's name): a reader sees it.
+    """Whether an element hidden from assistive technology shows words spoken once elsewhere: the name an ancestor
+    gives it in `aria-label` (a callout's visible title: Starlight), or the `alt` of its figure's image (a caption
+    that repeats it: Hexo's renderer writes `<figcaption aria-hidden="true">`). A reader sees it.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<aside aria-label="Keep warm"><p aria-hidden="true">Keep warm</p><p>Text</p></aside>')
     >>> _named_by_label(t[0]), _named_by_label(fromstring('<p aria-hidden="true">Icon</p>'))
     (True, False)
+    >>> f = fromstring('<figure><img src="b.png" alt="The tenor bell"><figcaption aria-hidden="true">The tenor bell'
+    ...                '</figcaption></figure>')
+    >>> _named_by_label(f[1])
+    True
     """
     words = " ".join(el.text_content().split())
-    return bool(words) and any(" ".join((a.get("aria-label") or "").split()) == words for a in el.iterancestors())
+    if not words:
+        return False
+    for a in el.iterancestors():
+        if " ".join((a.get("aria-label") or "").split()) == words:
+            return True
+        if a.tag == "figure":
+            return any(" ".join((img.get("alt") or "").split()) == words for img in a.iter("img"))
+    return False
 
 
 def _holds_content(el: HtmlElement, page_chars: int) -> bool:
@@ -567,10 +579,18 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
     >>> content, furniture = prune_split(t)
     >>> content.text_content(), furniture.split("\\n")
     ('A long story', ['Menu', 'Share'])
+
+    A `<noscript>`'s words are furniture wherever they stand: a browser running scripts never shows them ("Theme NexT
+    works best with JavaScript enabled"), though trafilatura's fallback may keep them.
+
+    >>> prune_split(fromstring('<html><body><main><p>Story</p><noscript><p>Enable scripts</p></noscript></main>'
+    ...                        '</body></html>'))[1]
+    'Enable scripts'
     """
     content = main_root(root)
     page_chars: int | None = None  # counted when first needed: most pages have no furniture that might hold it
     removed = [" ".join(el.itertext()) for el in _outside(content)]  # words apart across blocks
+    removed += (" ".join(el.itertext()) for el in root.iter("noscript"))  # what a browser running scripts hides
     doomed: list[HtmlElement] = []
     skipping = False  # inside the last doomed element: not checked again, up to the node after it
     after: HtmlElement | None = None

@@ -110,8 +110,7 @@ KNOWN["ikiwiki"] = [
 # Hexo with NexT (Gemini): the tag cloud is a <div> of bare <a>s and the category index a <ul> whose items are a link
 # and a count <span>: no written link list, and a row of links to the frame; a tag's or category's listing of one or
 # two posts has each title in a <div class="post-title"> link with no excerpt (no heading for `entry_titles`, fewer
-# than MIN_ITEMS for a group); hexo-renderer-marked's <figcaption aria-hidden="true"> (the caption repeats the
-# image's alt) is pruned as hidden.
+# than MIN_ITEMS for a group).
 KNOWN["hexo-next"] = [
     *(f"/tags/: {tag}" for tag in ["Competition", "Composition", "Learners", "Maintenance", "New Year", "Plain Bob",
                                     "Safety", "Software", "Tenor"]),
@@ -119,18 +118,12 @@ KNOWN["hexo-next"] = [
     "/categories/Practice/: Teaching Bell Handling to New Learners",
     "/categories/Practice/: Ringing in the New Year with Plain Bob Doubles",
     "/tags/Plain-Bob/: The Striking Competition at Whittlesey",
-    "/tags/Plain-Bob/: Ringing in the New Year with Plain Bob Doubles",
-    "/2026/01/20/rehanging-the-tenor/: The tenor resting on timber baulks in the ringing chamber, its headstock "
-    "already removed."]
-# NodeBB (Persona): the tag cloud is <h3><a>name<span>count</span></a></h3> per tag, linked headings of two words
-# half of them a number (not frame content, `content._frame_content`; items too short for a run,
-# `lists.MIN_ITEM_WORDS`), and trafilatura keeps only the <noscript> notice; a category or tag page listing one or
-# two topics is no run (`lists.MIN_ITEMS`), so the titles (<h2 class="title"><a>) go unless a teaser's "@user said
-# in <title>" quote header holds them, and the category's name is a breadcrumb and a <p class="hidden-xs">, a
+    "/tags/Plain-Bob/: Ringing in the New Year with Plain Bob Doubles"]
+# NodeBB (Persona): a category or tag page listing one or two topics is no run (`lists.MIN_ITEMS`), so the titles
+# (<h2 class="title"><a>) go unless a teaser's "@user said in <title>" quote header holds them, and the category's
+# name is a breadcrumb and a <p class="hidden-xs">, a
 # Bootstrap "hidden" class on a label of three words or fewer (`boilerplate.is_boilerplate`).
 KNOWN["nodebb"] = [
-    *(f"/tags: {tag}" for tag in ["swarming", "starter", "scoring", "rye", "inspection", "hum", "forage",
-                                   "capacitors"]),
     *(f"/category/{path}: {line}" for path, lines in [
         ("5/urban-beekeeping", ["Urban Beekeeping", "Swarm cells appeared on three frames in early May"]),
         ("6/vintage-radio-repair", ["Vintage Radio Repair", "Hum on a 1950s mains receiver after recapping"]),
@@ -148,21 +141,16 @@ KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                # and the post footer's copyright box and follow-me line are frame sentences; on a listing of links the
                # sidebar holds most of the unlinked text (kept, with its site description); the three meta spans
                # "Posted on / Edited on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep
-               # on posting." and the <noscript> warning after the footer are trafilatura's (no <noscript> is furniture)
+               # on posting." is trafilatura's
                "hexo-next": ["All articles in this blog are licensed under", "Copyright Notice", "Edited on",
                              "Keep on posting", "Posted on",
                              "The practice log of a tower of change ringers in a market town on the fen edge",
-                             "Theme NexT works best with JavaScript enabled",
                              "Welcome to my other publishing channels"],
-               # NodeBB: on a page where trafilatura's own pass finds little (the tag cloud, a tag page, /popular)
-               # its comparison with jusText/readability takes the <noscript> notice inside #content, which
-               # `prune_split` drops unrecorded (invisible), so `merge` keeps it; the "deleted topic" notice is a
+               # NodeBB: the "deleted topic" notice is a
                # div.alert.hidden of 16 words (a class hint only, `is_boilerplate`), kept as frame text under the
                # headline; "Replies: 1" is an <a href="#"> in a post's footer, a line of the thread's items; the
                # profile's stat labels (div.account-stats) are lines trafilatura keeps
-               "nodebb": ["Please download a browser that supports JavaScript", "Profile views", "Replies:",
-                          "Reputation", "This topic has been deleted",
-                          "Your browser does not seem to support JavaScript"],
+               "nodebb": ["Profile views", "Replies:", "Reputation", "This topic has been deleted"],
                # DokuWiki's "Last modified: <date> by <user>" line is in <main>, and trafilatura keeps it
                "dokuwiki": ["Last modified"],
                # Nikola's tag pages: a feed link in the listing's header, and a listing of one post read as one line

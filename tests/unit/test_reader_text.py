@@ -965,6 +965,18 @@ def test_a_trackers_comments_under_their_bylines_are_content() -> None:
         assert lines[0] not in content.article_text()
 
 
+def test_noscript_words_are_furniture_and_a_caption_repeating_its_alt_is_content() -> None:
+    """A `<noscript>` notice ("Your browser does not seem to support JavaScript": NodeBB) is never shown by a browser
+    running scripts, though trafilatura's fallback kept it on a page of links; Hexo's renderer hides a caption from
+    assistive technology because it repeats the image's `alt` (`<figcaption aria-hidden="true">`), and a reader sees
+    it (the committed mirrors' pages)."""
+    tags = page_content((MIRRORS / "nodebb/site/tags/index.html").read_text(), "http://127.0.0.1:4567/tags")
+    assert "support JavaScript" not in tags.text, tags.text
+    post = MIRRORS / "hexo-next/site/2026/01/20/rehanging-the-tenor/index.html"
+    lines = page_content(post.read_text(), "http://127.0.0.1:4000/2026/01/20/rehanging-the-tenor/").text.split("\n")
+    assert "The tenor resting on timber baulks in the ringing chamber, its headstock already removed." in lines
+
+
 def test_a_wiki_category_lists_its_members() -> None:
     """MediaWiki lists a category's pages under "Pages in category", after one paragraph ("The following 2 pages are
     in this category"), in a wrapper of letter headings over lists of links: no list stands beside the paragraph, and
