@@ -45,6 +45,7 @@ from .missed import (
     entry_titles,
     first_heading,
     follows,
+    follows_in_document,
     inserted_teasers,
     is_plain_run,
     joined_seq,
@@ -521,6 +522,21 @@ def _hero_in(structure: HtmlElement, hero: HtmlElement) -> HtmlElement:
     return top
 
 
+def _closing_footers(structure: HtmlElement, end: HtmlElement | None) -> list[HtmlElement]:
+    """The `<footer>`s of articles or sections after the last element trafilatura kept (`end`): what HTML puts
+    there is about the text, not of it (its copyright notice, its tags, links to other posts), and a short article's
+    frame is its whole `<main>` (NexT's post footer: "Copyright Notice", "Welcome to my other publishing channels").
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><article><p>Story</p><footer>Licensed under CC BY</footer></article></main>')
+    >>> [f.text for f in _closing_footers(t, t[0][0])], _closing_footers(t, None)
+    (['Licensed under CC BY'], [])
+    """
+    if end is None:
+        return []
+    return [f for f in structure.iter("footer") if f not in end.iterancestors() and follows_in_document(f, end)]
+
+
 def _headline_in(structure: HtmlElement, line: HtmlElement) -> HtmlElement:
     """The title line before the `<main>` (`missed.title_line`) as the `<h1>` at the top of its pruned copy
     `structure`, which it stands outside of.
@@ -632,7 +648,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
     marks |= frozenset([*written_link_lists(structure, kept, frame), *callout_titles(structure, kept_seq, frame)])
     method = "trafilatura+lists" if missed else "trafilatura"
-    unframe = frozenset(el for el in _NAMED(structure) if named_omission(el))
+    unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too

@@ -137,15 +137,12 @@ KNOWN["nodebb"] = [
 KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
                "docusaurus": ["One min read"],
-               # NexT puts its header and sidebar inside <main class="main">: on a short post the whole <main> is frame,
-               # and the post footer's copyright box and follow-me line are frame sentences; on a listing of links the
-               # sidebar holds most of the unlinked text (kept, with its site description); the three meta spans
-               # "Posted on / Edited on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep
-               # on posting." is trafilatura's
-               "hexo-next": ["All articles in this blog are licensed under", "Copyright Notice", "Edited on",
-                             "Keep on posting", "Posted on",
-                             "The practice log of a tower of change ringers in a market town on the fen edge",
-                             "Welcome to my other publishing channels"],
+               # NexT puts its header and sidebar inside <main class="main">: on a listing of links the sidebar holds
+               # most of the unlinked text (kept, with its site description); the three meta spans "Posted on / Edited
+               # on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep on posting." is
+               # trafilatura's
+               "hexo-next": ["Edited on", "Keep on posting", "Posted on",
+                             "The practice log of a tower of change ringers in a market town on the fen edge"],
                # NodeBB: the "deleted topic" notice is a
                # div.alert.hidden of 16 words (a class hint only, `is_boilerplate`), kept as frame text under the
                # headline; "Replies: 1" is an <a href="#"> in a post's footer, a line of the thread's items; the

@@ -977,6 +977,16 @@ def test_noscript_words_are_furniture_and_a_caption_repeating_its_alt_is_content
     assert "The tenor resting on timber baulks in the ringing chamber, its headstock already removed." in lines
 
 
+def test_an_articles_closing_footer_is_about_it() -> None:
+    """NexT closes each post with `<footer class="post-footer">`: a copyright notice, a follow-me row, the post
+    navigation; a short post's frame is its whole `<main>`, so the notice came back as a sentence (the committed
+    mirror's page). An article's or section's `<footer>` after the last line trafilatura kept is about the text."""
+    post = MIRRORS / "hexo-next/site/2026/01/20/rehanging-the-tenor/index.html"
+    text = page_content(post.read_text(), "http://127.0.0.1:4000/2026/01/20/rehanging-the-tenor/").text
+    assert "Copyright Notice" not in text and "publishing channels" not in text, text
+    assert "its first whole pull was almost silent" in text
+
+
 def test_a_wiki_category_lists_its_members() -> None:
     """MediaWiki lists a category's pages under "Pages in category", after one paragraph ("The following 2 pages are
     in this category"), in a wrapper of letter headings over lists of links: no list stands beside the paragraph, and
