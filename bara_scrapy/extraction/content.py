@@ -534,7 +534,7 @@ def _closing_footers(structure: HtmlElement, end: HtmlElement | None) -> list[Ht
     """
     if end is None:
         return []
-    return [f for f in structure.iter("footer") if f not in end.iterancestors() and follows_in_document(f, end)]
+    return [f for f in structure.iter("footer") if follows_in_document(f, end)]  # (not one around `end`)
 
 
 def _headline_in(structure: HtmlElement, line: HtmlElement) -> HtmlElement:
@@ -608,8 +608,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     structure, furniture = prune_split(copy.deepcopy(tree))
     parts = urlsplit(url)
     home = parts.path in ("", "/") and not parts.query  # the site's own page: its name heads it
-    top = None if (hero := page_hero(tree, frozenset() if home else sites)) is None else _hero_in(structure, hero)
-    if top is None and (line := title_line(tree, title, frozenset() if home else sites)) is not None:
+    hero_sites = frozenset() if home else sites  # what may not head the page: on its root page, nothing
+    top = None if (hero := page_hero(tree, hero_sites)) is None else _hero_in(structure, hero)
+    if top is None and (line := title_line(tree, title, hero_sites)) is not None:
         top = _headline_in(structure, line)
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)

@@ -533,10 +533,11 @@ def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> Ht
     for el in tree.iter():
         if el is main:
             return None
-        if not isinstance(el.tag, str) or el.tag in _NOT_LINE or el in around or (len(el) and any(
-                isinstance(c.tag, str) and seq(c.text_content()) == seq(el.text_content()) for c in el)):
-            continue  # (an element whose child holds all its words: the child is the line)
+        if not isinstance(el.tag, str) or el.tag in _NOT_LINE or el in around:
+            continue
         line = seq(el.text_content())
+        if any(isinstance(c.tag, str) and seq(c.text_content()) == line for c in el):
+            continue  # an element whose child holds all its words: the child is the line
         if line.strip() and (line == wanted or (line in wanted and seq_words(line) > 1)) and line not in sites \
                 and not any(a.tag in _NOT_HERO or role(a) in _NOT_HERO_ROLES for a in el.iterancestors()):
             return el
