@@ -40,6 +40,7 @@ from .missed import (
     FEW_WORDS,
     LONG_ARTICLE,
     article_frame,
+    bare_entries,
     before_end,
     callout_titles,
     entry_titles,
@@ -188,6 +189,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
         nxt = anchors[i] if anchors[i] >= 0 else nxt
     out: list[Block] = []
     pos, added = 0, set[str]()
+    anchored = set(anchors)
     for i, b in enumerate(structure):
         if anchors[i] >= pos:
             out.extend(body[pos : anchors[i]])
@@ -195,6 +197,10 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             pos = anchors[i] + 1
             continue
         found = struct_seqs[i]
+        if pos < len(body) and pos not in anchored and _fuller(body[pos], b):
+            out.append(replace(body[pos], text=b.text, md=b.md))
+            pos += 1
+            continue
         header = b.kind == "row" and b.level == 1 and i + 1 < len(structure) and anchors[i + 1] >= 0
         framed = not (b.marked or header) and _frame_content(b)
         if framed and found in added:
@@ -263,6 +269,42 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
 def _label(b: Block) -> bool:
     """A link of a few words alone on its line in a group's item ("Read more", "Sign in here"), not a heading."""
     return b.group >= 0 and b.kind != "h" and b.words <= LABEL_WORDS and b.link_words >= b.words
+
+
+_LINK_LABEL = re.compile(r"\[([^\]]*)\]\(")  # a link's label in a line's Markdown
+
+
+def _fuller(kept: Block, tree: Block) -> bool:
+    """Whether the tree's line is trafilatura's with words it left out (an inline element it removed by its class
+    name: "closed by <span class=author>ann</span>"): the same kind of line, all of the kept words in order, the
+    kept words most of the line's, and the others outside its links or in a link trafilatura kept most of (a link
+    it dropped whole is a menu's).
+
+    >>> p = lambda text, md="": Block("p", text, md or text)
+    >>> _fuller(p("Ticket 5 closed by"), p("Ticket 5 closed by ines", "[Ticket 5 closed by ines](/t/5)"))
+    True
+    >>> _fuller(p("Staff in the News"), p("Staff in the News TechBytes", "Staff in the News [TechBytes](/tb)"))
+    False
+    >>> _fuller(p("Posted by"), p("Posted by Ann Lee on May 4"))
+    False
+    """
+    if kept.kind != tree.kind or kept.kind not in ("p", "li", "h"):
+        return False
+    mine, theirs = kept.seq.split(), tree.seq.split()
+    if not mine or len(theirs) <= len(mine) or 2 * len(mine) < len(theirs):
+        return False
+    it = iter(theirs)
+    if not all(w in it for w in mine):
+        return False
+    if "](" not in tree.md:
+        return True
+    added, held = Counter(theirs) - Counter(mine), set(mine)
+    dropped: Counter[str] = Counter()
+    for link in _LINK_LABEL.findall(tree.md):
+        words = _seq(link).split()
+        if 2 * sum(w in held for w in words) < len(words):
+            dropped.update(words)
+    return not added & dropped
 
 
 def _from_tree(kept: Block, tree: Block) -> Block:
@@ -639,7 +681,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos),
-                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq)])
+                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq),
+                       *(bare_entries(structure, url) if kept_words < FEW_WORDS else ())])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
-from .blocks import links_elsewhere, resolve, seq
+from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
 from .boilerplate import HEADINGS, main_root, paragraph, role
 from .lists import TITLE_WORDS, Group, link_stats
 from .text import words
@@ -32,6 +32,7 @@ FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no p
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
 LIST_LABEL_WORDS = 5  # a link's label in a list written in the article's flow, at most: a page's name
 ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a byline
+_EXCERPT_TAGS = ("p", "div", "blockquote", "li")  # the blocks an entry's excerpt is written in
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 SENTENCE_WORDS = 6  # a paragraph of the frame this long is a sentence of it; a callout's title is shorter
 
@@ -582,8 +583,10 @@ def first_heading(root: HtmlElement, items: Collection[HtmlElement], sites: Coll
 def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement]:
     """The titles of the page's entries of other pages whose text trafilatura kept: a heading (h1-h4) linking to
     another page, followed in its parent (or its `<header>`'s) by a block whose words the kept text holds (an
-    archive's post title over the excerpt it kept). A run of three entries or more is a group (`missed_groups`);
-    this is an archive of one or two.
+    archive's post title over the excerpt it kept), or with such a block after it in the list item it heads (a
+    forum's row of topics: the title in one column, the latest post's teaser in another), and then the titles of
+    the list's other items. A run of three entries or
+    more is a group (`missed_groups`); this is an archive of one or two.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<ul><li><h2><a href="/leeks/">Late leeks</a></h2><p>The first frost came on the last night '
@@ -591,6 +594,13 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement
     >>> kept = " the first frost came on the last night of october "
     >>> [h.text_content() for h in entry_titles(t, "http://h/tag/soil/", kept)]
     ['Late leeks']
+    >>> row = fromstring('<ul><li><div><h2><a href="/t/3">Bees on a balcony</a></h2></div><div class="teaser">'
+    ...                  '<p>The first frost came on the last night of October.</p></div></li></ul>')
+    >>> [h.text_content() for h in entry_titles(row, "http://h/c/5", kept)]
+    ['Bees on a balcony']
+    >>> row[0].addnext(fromstring('<li><div><h2><a href="/t/2">Swarm cells in May</a></h2></div></li>'))
+    >>> [h.text_content() for h in entry_titles(row, "http://h/c/5", kept)]
+    ['Bees on a balcony', 'Swarm cells in May']
     """
     found = []
     for h in root.iter("h1", "h2", "h3", "h4"):
@@ -599,9 +609,56 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement
         nxt = (up if (up := h.getparent()) is not None and up.tag == "header" else h).getnext()
         while nxt is not None and not isinstance(nxt.tag, str):
             nxt = nxt.getnext()
-        if nxt is not None and seq_words(after := seq(" ".join(nxt.itertext()))) >= ENTRY_TEXT_WORDS \
-                and after in kept_seq:
+        if nxt is not None and _kept_excerpt(nxt, kept_seq):
             found.append(h)
+        elif (item := _item_kept(h, kept_seq)) is not None:  # and the titles of the list's other items
+            found.extend(other for other in _item_titles(item) if links_elsewhere(other, url))
+    return list(dict.fromkeys(found))
+
+
+def _kept_excerpt(el: HtmlElement, kept_seq: str) -> bool:
+    """Whether an element's words are an excerpt the kept text holds (`ENTRY_TEXT_WORDS` or more)."""
+    return seq_words(words := seq(" ".join(el.itertext()))) >= ENTRY_TEXT_WORDS and words in kept_seq
+
+
+def _item_kept(h: HtmlElement, kept_seq: str) -> HtmlElement | None:
+    """The list item a heading heads (its nearest `<li>`, the heading its first) when it holds after the heading a
+    block the kept text holds (`_kept_excerpt`)."""
+    item = next(h.iterancestors("li"), None)
+    if item is None or next(item.iter(*HEADINGS)) is not h:
+        return None
+    return item if any(_kept_excerpt(el, kept_seq) for el in item.iter(*_EXCERPT_TAGS) if follows_in_document(el, h)) \
+        else None
+
+
+def _item_titles(item: HtmlElement) -> list[HtmlElement]:
+    """The first heading of each item of the list an item is in, where the item's own stands (the same signature)."""
+    first = next(item.iter(*HEADINGS))
+    place = signature(first)
+    up = item.getparent()
+    titles = [next(li.iter(*HEADINGS), None) for li in (up if up is not None else [item]) if li.tag == "li"]
+    return [h for h in titles if h is not None and signature(h) == place]
+
+
+def bare_entries(root: HtmlElement, url: str) -> list[HtmlElement]:
+    """The `<article>`s of other pages whose only words are one title link (`is_title_link`) and a date: a listing's
+    entries of one or two, on a page where trafilatura found no prose (a tag's or category's page of posts by title).
+    Three or more are a group (`missed_groups` takes a list of link titles when there is no prose beside it).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><h1>Practice</h1><article><time>02-25</time><div><a href="/2026/bells/">Teaching bell '
+    ...                'handling to learners</a></div></article><article><a href="/p/">Next</a></article></main>')
+    >>> [a.text_content() for a in bare_entries(t, "http://h/categories/practice/")]
+    ['Teaching bell handling to learners']
+    """
+    found = []
+    for article in root.iter("article"):
+        links = [a for a in article.iter("a") if leads_elsewhere(a.get("href"), url)]
+        if len(links) != 1 or not is_title_link(links[0]):
+            continue
+        dates = sum(words(t.text_content()) for t in article.iter("time"))
+        if words(" ".join(article.itertext())) == words(links[0].text_content()) + dates:
+            found.append(links[0])
     return found
 
 

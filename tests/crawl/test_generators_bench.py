@@ -59,11 +59,9 @@ KNOWN["asciidoctor"] = [
     "/: Seasonal maintenance", "/: Frequently asked questions",
     "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC",
     "/faq.html: Return to the user guide contents or read about the spring visit"]
-# Trac: trafilatura drops every `span.trac-author` (class "...author"), so the timeline's lines end "closed by" with
-# no name: the tree's whole line is no missed group's (its innermost run, a day's `<dt>`s, was kept). The roadmap's
-# milestone titles (`<h2><a>` in `div.info` over a date and a progress bar) are linked headings with no kept excerpt
-# just after them. A "Related pages" list of wiki links holds a label of seven words ("How a week's grid is stored"),
-# longer than a page's name (`LIST_LABEL_WORDS`).
+# Trac: the roadmap's milestone titles (`<h2><a>` in `div.info` over a date and a progress bar) are linked headings
+# with no kept excerpt just after them. A "Related pages" list of wiki links holds a label of seven words ("How a
+# week's grid is stored"), longer than a page's name (`LIST_LABEL_WORDS`).
 KNOWN["trac"] = [
     "/roadmap: Spring schedule",
     "/roadmap: Summer schedule",
@@ -71,26 +69,6 @@ KNOWN["trac"] = [
     "/wiki/VolunteerMeetingNotes: House rules for presenters",
     "/wiki/VolunteerMeetingNotes: Setting up the studio computer",
     "/wiki/VolunteerMeetingNotes: How a week's grid is stored",
-    *(f"/timeline: {line}" for line in [
-        "Ticket #5 (Installer rejects call signs with lower-case letters) closed by ines.harrow",
-        "Ticket #5 (Installer rejects call signs with lower-case letters) created by odile.brennock",
-        "Ticket #4 (Warn the duty engineer by text message about empty slots) updated by marta.quillan",
-        "Ticket #4 (Warn the duty engineer by text message about empty slots) updated by fergus.tallant",
-        "Ticket #4 (Warn the duty engineer by text message about empty slots) created by ines.harrow",
-        "Ticket #3 (Allow presenters to swap slots without an administrator) updated by odile.brennock",
-        "Ticket #3 (Allow presenters to swap slots without an administrator) created by marta.quillan",
-        "Ticket #2 (Grid view freezes when a slot crosses midnight) updated by ines.harrow",
-        "Ticket #2 (Grid view freezes when a slot crosses midnight) updated by fergus.tallant",
-        "Ticket #2 (Grid view freezes when a slot crosses midnight) created by odile.brennock",
-        "Ticket #1 (Door sheet prints presenter names in the wrong order) updated by marta.quillan",
-        "Ticket #1 (Door sheet prints presenter names in the wrong order) updated by odile.brennock",
-        "Ticket #1 (Door sheet prints presenter names in the wrong order) created by fergus.tallant",
-        "VolunteerMeetingNotes created by fergus.tallant",
-        "PresenterHandbook created by odile.brennock",
-        "ScheduleFileFormat created by ines.harrow",
-        "InstallingStudioRota created by ines.harrow",
-        "WikiStart created by marta.quillan",
-    ]),
 ]
 # ikiwiki: the comments stand after role="main" in <div id="comments" role="complementary"> (pruned whole, though
 # `few_comments` finds them once there); the front page's link list has labels of six and seven words
@@ -108,27 +86,17 @@ KNOWN["ikiwiki"] = [
                                    "Apple and pear varieties on the green", "Pressing day at the cider barn"]),
     *(f"/sitemap/: {slug}" for slug in ["blossom-walk", "first-frost", "new-press", "wassail-night"])]
 # Hexo with NexT (Gemini): the tag cloud is a <div> of bare <a>s and the category index a <ul> whose items are a link
-# and a count <span>: no written link list, and a row of links to the frame; a tag's or category's listing of one or
-# two posts has each title in a <div class="post-title"> link with no excerpt (no heading for `entry_titles`, fewer
-# than MIN_ITEMS for a group).
+# and a count <span>: no written link list, and a row of links to the frame.
 KNOWN["hexo-next"] = [
     *(f"/tags/: {tag}" for tag in ["Competition", "Composition", "Learners", "Maintenance", "New Year", "Plain Bob",
                                     "Safety", "Software", "Tenor"]),
-    "/categories/: Methods", "/categories/: Outings",
-    "/categories/Practice/: Teaching Bell Handling to New Learners",
-    "/categories/Practice/: Ringing in the New Year with Plain Bob Doubles",
-    "/tags/Plain-Bob/: The Striking Competition at Whittlesey",
-    "/tags/Plain-Bob/: Ringing in the New Year with Plain Bob Doubles"]
-# NodeBB (Persona): a category or tag page listing one or two topics is no run (`lists.MIN_ITEMS`), so the titles
-# (<h2 class="title"><a>) go unless a teaser's "@user said in <title>" quote header holds them, and the category's
-# name is a breadcrumb and a <p class="hidden-xs">, a
-# Bootstrap "hidden" class on a label of three words or fewer (`boilerplate.is_boilerplate`).
+    "/categories/: Methods", "/categories/: Outings"]
+# NodeBB (Persona): the category's name is a breadcrumb and a <p class="hidden-xs">, a Bootstrap "hidden" class on a
+# label of three words or fewer (`boilerplate.is_boilerplate`); a tag's page of one topic has no teaser trafilatura
+# kept under the title.
 KNOWN["nodebb"] = [
-    *(f"/category/{path}: {line}" for path, lines in [
-        ("5/urban-beekeeping", ["Urban Beekeeping", "Swarm cells appeared on three frames in early May"]),
-        ("6/vintage-radio-repair", ["Vintage Radio Repair", "Hum on a 1950s mains receiver after recapping"]),
-        ("7/sourdough-baking", ["Sourdough Baking", "My rye starter smells of nail varnish remover"])]
-      for line in lines),
+    "/category/5/urban-beekeeping: Urban Beekeeping", "/category/6/vintage-radio-repair: Vintage Radio Repair",
+    "/category/7/sourdough-baking: Sourdough Baking",
     "/tags/starter: My rye starter smells of nail varnish remover",
     "/tags/hum: Hum on a 1950s mains receiver after recapping"]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where

@@ -1070,3 +1070,30 @@ def test_wordpress_archive_keeps_its_title_and_its_entries_titles() -> None:
             "</body></html>")
     lines = page_content(html, "http://127.0.0.1:8000/2026/11/").text.split("\n")
     assert lines[:2] == ["Month: November 2026", excerpts[0][0]], lines
+
+
+def test_words_trafilatura_cut_from_a_line_it_kept_come_back() -> None:
+    """Trac's timeline writes each event as one link, "Ticket #5 (…) closed by <span class="trac-author">ines.harrow
+    </span>" (the committed mirror's page); trafilatura removes the span by its class and keeps the line without
+    its author. A class name alone removes no visible word: a line trafilatura kept that is the tree's line less some
+    of its words takes the tree's words, unless what it left out is a link of its own (a menu's)."""
+    html = (MIRRORS / "trac/site/timeline").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/timeline").text.split("\n")
+    assert "09:24 Ticket #5 (Installer rejects call signs with lower-case letters) closed by ines.harrow" in lines
+    assert "14:24 VolunteerMeetingNotes created by fergus.tallant" in lines
+    assert not any(line.endswith(" by") for line in lines), lines
+
+
+def test_a_listing_of_one_or_two_entries_keeps_their_titles() -> None:
+    """Three entries or more are a group; one or two are not (the committed mirrors' pages). NodeBB's category page
+    of two topics: each row an `<li>` with the title's `<h2><a>` in one column and the latest post's teaser, which
+    trafilatura kept for one of them, in another. NexT's category page of two posts: each an `<article>` holding a
+    date and the title's link, and nothing else; trafilatura kept only the page's heading."""
+    html = (MIRRORS / "nodebb/site/category/5/urban-beekeeping").read_text()
+    lines = page_content(html, "http://127.0.0.1:4567/category/5/urban-beekeeping").text.split("\n")
+    assert "Which plants feed bees on a windy balcony" in lines
+    assert "Swarm cells appeared on three frames in early May" in lines
+    html = (MIRRORS / "hexo-next/site/categories/Practice/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:4000/categories/Practice/").text.split("\n")
+    assert "Teaching Bell Handling to New Learners" in lines
+    assert "Ringing in the New Year with Plain Bob Doubles" in lines
