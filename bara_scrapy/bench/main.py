@@ -128,7 +128,9 @@ async def run_corpus(opts: BenchOptions, print_line: Printer, name: str) -> dict
 
 
 async def run_generators(opts: BenchOptions, print_line: Printer) -> dict[str, Any]:
-    """Build each installed generator's site (`generators.py`), crawl it with the defaults, score its text."""
+    """Build each installed generator's site (`generators.py`), one after the other, then crawl them with the
+    defaults, `opts.parallel` at once (each served by its own server), and score each site's text as its crawl
+    ends."""
     import shutil
 
     from .generators import GENERATORS, available, printed, score_generator, site_furniture, static_site
@@ -137,25 +139,36 @@ async def run_generators(opts: BenchOptions, print_line: Printer) -> dict[str, A
     installed, missing = available(opts.generators)
     if missing:
         print_line(f"[generators] not installed, skipped: {', '.join(missing)} (pip install -r requirements.txt)")
+    servers: dict[str, SiteServer] = {}
+    jobs = []
     figures: dict[str, Any] = {}
-    for name in installed:
-        generator, work = GENERATORS[name], opts.out / "generators" / name
-        shutil.rmtree(work, ignore_errors=True)
-        generator.build(work / "source", work / "site")
-        server = SiteServer(static_site(work / "site", generator.bare_index)).start()
-        try:
-            job = CrawlJob(f"generator-{name}", server.url(generator.seed), {"max_depth": generator.max_depth,
-                                                                            "max_pages": 60},
-                           crawl_settings("full", opts.settings) | {"BARA_RENDER": "auto"})
-            (result,) = await run_jobs([job], opts.out / "items" / "generators", parallel=1)
-        finally:
-            server.stop()
-        figures[name] = score_generator(generator, result.items, printed(work / "site", site_furniture(generator)))
-        got = figures[name]
+
+    def scored(result: CrawlResult, done: int, total: int) -> None:
+        name = result.job.key.removeprefix("generator-")
+        servers.pop(name).stop()
+        generator = GENERATORS[name]
+        got = figures[name] = score_generator(generator, result.items,
+                                              printed(opts.out / "generators" / name / "site",
+                                                      site_furniture(generator)))
         print_line(f"[generators] {name}: {got['pages']}/{got['expected_pages']} content pages, key sentences "
                    f"{got['recall']:.3f} of {got['key_sentences']}, titled {got['titled']}, furniture leaked "
-                   f"{len(got['furniture_leaked'])}/{got['furniture_planted']} in {result.seconds:.1f}s")
-    return figures
+                   f"{len(got['furniture_leaked'])}/{got['furniture_planted']} in {result.seconds:.1f}s "
+                   f"({done}/{total})")
+
+    try:
+        for name in installed:
+            generator, work = GENERATORS[name], opts.out / "generators" / name
+            shutil.rmtree(work, ignore_errors=True)
+            generator.build(work / "source", work / "site")
+            servers[name] = server = SiteServer(static_site(work / "site", generator.bare_index)).start()
+            jobs.append(CrawlJob(f"generator-{name}", server.url(generator.seed),
+                                 {"max_depth": generator.max_depth, "max_pages": 60},
+                                 crawl_settings("full", opts.settings) | {"BARA_RENDER": "auto"}))
+        await run_jobs(jobs, opts.out / "items" / "generators", parallel=opts.parallel, progress=scored)
+    finally:
+        for server in servers.values():
+            server.stop()
+    return {name: figures[name] for name in installed}
 
 
 def generators_markdown(figures: dict[str, Any]) -> str:
