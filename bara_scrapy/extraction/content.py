@@ -33,7 +33,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import LABEL_WORDS, drop_controls, named_omission, prune_split
+from .boilerplate import LABEL_WORDS, drop_controls, main_root, named_omission, prune_split
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -564,6 +564,24 @@ def _hero_in(structure: HtmlElement, hero: HtmlElement) -> HtmlElement:
     return top
 
 
+def _threads_after(tree: HtmlElement, url: str) -> list[HtmlElement]:
+    """The lists of the comments the page puts after its `<main>` (`few_comments`): ikiwiki writes them in a
+    `<div id="comments" role="complementary">` beside `<div id="content" role="main">`. Readers' comments are
+    content wherever the page puts them; the pruning keeps the main alone.
+
+    >>> from lxml.html import fromstring
+    >>> page = fromstring('<html><body><main><p>Story</p></main><div role="complementary"><div class="comment">'
+    ...                   '<p>Lovely walk.</p><span class="author">ann</span></div></div></body></html>')
+    >>> [el.get("role") for el in _threads_after(page, "http://h/walk/")]
+    ['complementary']
+    """
+    main = main_root(tree)
+    if main.tag in ("body", "html"):
+        return []
+    lists = [g.parent for g in few_comments(tree, [], None, url) if follows_in_document(g.items[0], main)]
+    return list(dict.fromkeys(lists))
+
+
 def _closing_footers(structure: HtmlElement, end: HtmlElement | None) -> list[HtmlElement]:
     """The `<footer>`s of articles or sections after the last element trafilatura kept (`end`): what HTML puts
     there is about the text, not of it (its copyright notice, its tags, links to other posts), and a short article's
@@ -648,6 +666,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
     comments)."""
     structure, furniture = prune_split(copy.deepcopy(tree))
+    if comment_names and (structure.tag == "main" or structure.get("role") == "main"):
+        for thread in _threads_after(tree, url):  # the page's comments, which it puts after its <main>
+            structure.append(prune_split(copy.deepcopy(thread))[0])
     parts = urlsplit(url)
     home = parts.path in ("", "/") and not parts.query  # the site's own page: its name heads it
     hero_sites = frozenset() if home else sites  # what may not head the page: on its root page, nothing

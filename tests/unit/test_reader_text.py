@@ -1097,3 +1097,15 @@ def test_a_listing_of_one_or_two_entries_keeps_their_titles() -> None:
     lines = page_content(html, "http://127.0.0.1:4000/categories/Practice/").text.split("\n")
     assert "Teaching Bell Handling to New Learners" in lines
     assert "Ringing in the New Year with Plain Bob Doubles" in lines
+
+
+def test_comments_the_page_puts_after_its_main_are_content() -> None:
+    """ikiwiki writes a post's comments in `<div id="comments" role="complementary">` after `<div id="content"
+    role="main">` (the committed mirror's page); the pruning keeps the main alone, and both comments were lost.
+    Readers' comments are content wherever the page puts them: in `text`, and in `comments` with their authors."""
+    html = (MIRRORS / "ikiwiki/site/posts/new-press/index.html").read_text()
+    content = page_content(html, "http://127.0.0.1:8000/posts/new-press/")
+    reply = "I noticed the nasturtiums on my way to the shop and wondered why the tub looked so familiar."
+    assert reply in content.text.split("\n"), content.text
+    assert [c.author for c in content.comments] == ["Martha Quill", "Tobias Fenn"]
+    assert reply not in content.article_text() and "RSS" not in content.text
