@@ -22,6 +22,7 @@ the extraction cost is compared on the same input on the same machine at the sam
 from __future__ import annotations
 
 import html
+import re
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 CORPUS_NAME = "article-extraction-benchmark"
 CORPORA = ("article-extraction-benchmark", "cleaneval", "cleanportaleval")
 # the text each gold holds: the article body and the portal's story leave readers' comments out
+_FIGCAPTION = re.compile(r"(^|/)figcaption(\.|/|$)")  # a block inside a <figcaption>, by its path
 PRIMARY = {"article-extraction-benchmark": "article", "cleaneval": "text", "cleanportaleval": "article"}
 
 Page = tuple[str, str, str, str]
@@ -161,6 +163,8 @@ def score_offline(pages: list[Page], name: str = CORPUS_NAME) -> dict[str, Any]:
     if name == CORPUS_NAME:  # what the headline costs against a gold of the article body alone
         body = {key: without_added_headings(content) for key, content in by_key.items()}
         figures["bara_less_headings"] = _rounded(score(body, truths))
+        bare = {key: without_added_parts(content) for key, content in by_key.items()}
+        figures["bara_less_added"] = _rounded(score(bare, truths))
     return figures
 
 
@@ -177,6 +181,22 @@ def without_added_headings(content: Content) -> str:
     'Why\\nThey came back.'
     """
     return "\n".join(b.text for b in content.article_blocks() if not (b.kind == "h" and (b.framed or b.marked)))
+
+
+def without_added_parts(content: Content) -> str:
+    """`without_added_headings`, also less the figure captions bara adds to trafilatura's text (a line inside a
+    `<figcaption>` that the frame or a missed group put back): the two parts of what a reader sees that the article
+    corpus's gold, an article body, leaves out. What is left is what that gold defines.
+
+    >>> from bara_scrapy.extraction.blocks import Block
+    >>> from bara_scrapy.extraction.content import Content
+    >>> blocks = (Block("h", "Otters return", "", 1, framed=True), Block("p", "They came back.", ""),
+    ...           Block("p", "An otter. Photo: Ann", "", framed=True, path="/article/figure/figcaption.caption"))
+    >>> without_added_parts(Content(blocks=blocks))
+    'They came back.'
+    """
+    return "\n".join(b.text for b in content.article_blocks() if not (b.framed or b.marked) or not (
+        b.kind == "h" or _FIGCAPTION.search(b.path)))
 
 
 def score_same_site(pages: list[Page], alone: dict[str, Any], use_article: bool) -> dict[str, Any]:
@@ -234,6 +254,9 @@ def corpus_markdown(figures: dict[str, Any]) -> str:
     if less := figures.get("offline", {}).get("bara_less_headings"):
         rows.append(f"| bara_scrapy on the raw HTML, less the headings it adds to trafilatura's (the headline: this "
                     f"gold has none) | {less['f1']:.3f} | {less['precision']:.3f} | {less['recall']:.3f} | |")
+    if bare := figures.get("offline", {}).get("bara_less_added"):
+        rows.append(f"| bara_scrapy on the raw HTML, less the headings and the figure captions it adds (the body "
+                    f"this gold defines) | {bare['f1']:.3f} | {bare['precision']:.3f} | {bare['recall']:.3f} | |")
     if same := figures.get("offline", {}).get("same_site"):
         for label, key in ((f"bara_scrapy on the raw HTML, the {same['pages']} pages of {same['sites']} sites with "
                             "several, alone", "alone"),
