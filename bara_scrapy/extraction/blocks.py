@@ -10,6 +10,7 @@ first (`from_trafilatura_xml`), so both extraction paths share one walker.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -179,18 +180,30 @@ def _text(el: HtmlElement) -> str:
     return (el.text or "") if not len(el) else "".join(el.itertext())
 
 
+# The characters that show nothing and are no space: the control characters (C0 but the spaces, DEL, C1 but NEL) and
+# the format characters (soft hyphen, zero-width spaces and joiners, direction marks and embeddings, word joiner and
+# invisible operators, byte order mark). trafilatura leaves them out of its text; so does the tree's (`_norm`).
+INVISIBLE_CHARS = "\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\xad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
+_INVISIBLE_RE = re.compile(f"[{INVISIBLE_CHARS}]")
+
+
 def _norm(s: str) -> str:
     """The words of `s` with one space between them (`str.split` and `\\s` agree on what a space is,
-    `Py_UNICODE_ISSPACE`). A printable string's only space is " " (every other is a separator or a control
-    character): with no two running, its words already stand one space apart, and only its ends may have one to
-    trim, without splitting it (a third of a page's lines, three quarters of trafilatura's text).
+    `Py_UNICODE_ISSPACE`), less the characters that show nothing (`INVISIBLE_CHARS`), which trafilatura
+    leaves out of its text too: a page in windows-1252 read as Latin-1 has "won\\x92t" where trafilatura has "wont",
+    and the two lines must be the same line. A printable string's only space is " " (every other is a separator or a
+    control character) and it holds no such character: with no two spaces running, its words already stand one space
+    apart, and only its ends may have one to trim, without splitting it (a third of a page's lines, three quarters of
+    trafilatura's text).
 
     >>> _norm(" One  two\\n three "), _norm(" One two three "), _norm("One"), _norm(" ")
     ('One two three', 'One two three', 'One', '')
+    >>> _norm("won\\x92t\\u200b it\\n"), _norm("a\\x85b")
+    ('wont it', 'a b')
     """
     if s.isprintable() and "  " not in s:
         return s.strip(" ")
-    return " ".join(s.split())
+    return " ".join(_INVISIBLE_RE.sub("", s).split())
 
 
 def _cell_text(el: HtmlElement) -> str:

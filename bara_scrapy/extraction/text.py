@@ -26,7 +26,7 @@ from lxml.html import HtmlComment, HtmlElement, HtmlEntity, HtmlProcessingInstru
 from trafilatura.settings import Extractor
 from trafilatura.utils import decode_file, is_dubious_html, repair_faulty_html
 
-from .blocks import Block, from_trafilatura_xml, tree_blocks
+from .blocks import INVISIBLE_CHARS, Block, from_trafilatura_xml, tree_blocks
 from .boilerplate import HEADINGS, tab_panel
 from .precise import precise_extraction
 from .wordscan import word_count
@@ -45,7 +45,7 @@ _WORD_RE = re.compile(r"\w+")
 # runs of spaces, but a lone " " (which they become): most spaces between words are one, left as they are
 _SPACES_RE = re.compile(r" [ \t\r\f\v\u00a0]+|[\t\r\f\v\u00a0][ \t\r\f\v\u00a0]*")
 _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_RE = re.compile(f"[\x0b\x0c\x1c-\x1f{INVISIBLE_CHARS}]")  # and the spaces a line has none of
 _INVISIBLE = "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas"
 _DIV_BLOCKERS = frozenset(
     "address article aside audio blockquote canvas dd details dialog div dl dt fieldset figcaption figure "
@@ -357,7 +357,11 @@ def trafilatura_blocks(tree: HtmlElement, url: str, precise: bool) -> list[Block
 
 
 def clean(text: str) -> str:
-    """Valid UTF-8 without control characters (lone surrogates become "?")."""
+    """Valid UTF-8 without control characters or others that show nothing (lone surrogates become "?").
+
+    >>> clean("Wärme\\xadpumpen\\x0c won\\x92t")
+    'Wärmepumpen wont'
+    """
     return _CONTROL_RE.sub("", text.encode("utf-8", "replace").decode("utf-8"))
 
 

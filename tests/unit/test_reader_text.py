@@ -1109,3 +1109,21 @@ def test_comments_the_page_puts_after_its_main_are_content() -> None:
     assert reply in content.text.split("\n"), content.text
     assert [c.author for c in content.comments] == ["Martha Quill", "Tobias Fenn"]
     assert reply not in content.article_text() and "RSS" not in content.text
+
+
+def test_soft_hyphens_and_control_characters_give_each_line_once() -> None:
+    """trafilatura leaves out of its text the characters that show nothing (a soft hyphen, a zero-width space, a C1
+    control of a windows-1252 page read as Latin-1); the tree kept them, the two copies of each line differed, and
+    the frame put the tree's back beside trafilatura's: every paragraph of a German article with soft hyphens came
+    out twice. The tree's text leaves them out too, and so does the title."""
+    paragraph = ("<p>Die Bundes\u00adregierung hat am Mittwoch den Ent\u00adwurf Nummer {} beschlossen, der die "
+                 "Förderung von Wärme\u00adpumpen in Mehr\u00adfamilien\u200bhäusern neu regelt und ab dem Jahr "
+                 "won\x92t gilt.</p>")
+    html = ("<html><head><title>Wärme\u00adpumpen | Zeitung</title></head><body><main><article><h1>Neue Förderung "
+            f"für Wärme\u00adpumpen</h1>{''.join(paragraph.format(n) for n in range(6))}</article></main></body></html>")
+    content = page_content(html, "https://zeitung.test/politik/waermepumpen")
+    lines = content.text.split("\n")
+    assert content.document_title == "Wärmepumpen | Zeitung"
+    assert lines[0] == "Neue Förderung für Wärmepumpen"
+    assert len(lines) == 7 and all(line.startswith("Die Bundesregierung hat am Mittwoch") for line in lines[1:]), lines
+    assert "Mehrfamilienhäusern" in lines[1] and "wont" in lines[1]
