@@ -20,6 +20,7 @@ import bisect
 import copy
 import logging
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
@@ -781,6 +782,10 @@ def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[byte
     if isinstance(html, bytes):
         html = html.decode("utf-8", errors="replace")
     html = html[:MAX_HTML_CHARS] if isinstance(html, str) else ""
+    if not unicodedata.is_normalized("NFC", html):  # as trafilatura's text is: the tree's lines must be the same
+        html = unicodedata.normalize("NFC", html)  # (a page written in NFD, "Fo\u0308rderung", came out twice)
+    if body and not unicodedata.is_normalized("NFC", body):
+        body = unicodedata.normalize("NFC", body)
     tree = parse(html) if html.strip() else None
     if tree is None:
         blocks = _body_blocks(body)

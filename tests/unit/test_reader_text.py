@@ -1119,11 +1119,27 @@ def test_soft_hyphens_and_control_characters_give_each_line_once() -> None:
     paragraph = ("<p>Die Bundes\u00adregierung hat am Mittwoch den Ent\u00adwurf Nummer {} beschlossen, der die "
                  "Förderung von Wärme\u00adpumpen in Mehr\u00adfamilien\u200bhäusern neu regelt und ab dem Jahr "
                  "won\x92t gilt.</p>")
-    html = ("<html><head><title>Wärme\u00adpumpen | Zeitung</title></head><body><main><article><h1>Neue Förderung "
-            f"für Wärme\u00adpumpen</h1>{''.join(paragraph.format(n) for n in range(6))}</article></main></body></html>")
+    html = ("<html><head><title>Wärme\u00adpumpen | Zeitung</title></head><body><main><article><h1>Neue "
+            f"Förderung für Wärme\u00adpumpen</h1>{''.join(paragraph.format(n) for n in range(6))}</article></main>"
+            "</body></html>")
     content = page_content(html, "https://zeitung.test/politik/waermepumpen")
     lines = content.text.split("\n")
     assert content.document_title == "Wärmepumpen | Zeitung"
     assert lines[0] == "Neue Förderung für Wärmepumpen"
     assert len(lines) == 7 and all(line.startswith("Die Bundesregierung hat am Mittwoch") for line in lines[1:]), lines
     assert "Mehrfamilienhäusern" in lines[1] and "wont" in lines[1]
+
+
+def test_a_page_written_in_decomposed_unicode_gives_each_line_once() -> None:
+    """trafilatura's text is in NFC; a page written in NFD ("Fo\\u0308rderung", as some editors save it) had each line
+    twice, trafilatura's and the tree's. The page is read in NFC."""
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "Die Förderung von Wärmepumpen in Mehrfamilienhäusern wird neu geregelt, und "
+                                       "sie gilt ab dem kommenden Jahr für alle Anträge")
+    headline = unicodedata.normalize("NFD", "Neue Förderung")
+    html = (f"<html><head><title>Förderung</title></head><body><main><article><h1>{headline}</h1>"
+            + "".join(f"<p>{nfd}, Nummer {n}.</p>" for n in range(6)) + "</article></main></body></html>")
+    lines = page_content(html, "https://zeitung.test/politik/foerderung").text.split("\n")
+    assert len(lines) == 7 and lines[0] == "Neue Förderung", lines
+    assert all(unicodedata.is_normalized("NFC", line) for line in lines)
