@@ -70,18 +70,9 @@ KNOWN["trac"] = [
     "/wiki/VolunteerMeetingNotes: Setting up the studio computer",
     "/wiki/VolunteerMeetingNotes: How a week's grid is stored",
 ]
-# ikiwiki: the comments stand after role="main" in <div id="comments" role="complementary"> (pruned whole, though
-# `few_comments` finds them once there); the front page's link list has labels of six and seven words
-# (`LIST_LABEL_WORDS`); the map is a nested tree whose own page is a <span class="selflink">, not one link an item.
+# ikiwiki: the front page's link list has labels of six and seven words (`LIST_LABEL_WORDS`); the map is a nested tree
+# whose own page is a <span class="selflink">, not one link an item.
 KNOWN["ikiwiki"] = [
-    *(f"/posts/new-press/: {line}" for line in [
-        "Where the old press went", "Re: Where the old press went", "Martha Quill", "Tobias Fenn",
-        "The cracked base of the old press is now a planter outside the village hall, full of nasturtiums",
-        "Nothing in Hollowmere is ever truly thrown away",
-        "I noticed the nasturtiums on my way to the shop and wondered why the tub looked so familiar"]),
-    *(f"/posts/wassail-night/: {line}" for line in [
-        "Lanterns", "Anonymous",
-        "Could the lantern holders be left up until Candlemas next year, since they looked so lovely along the wall?"]),
     *(f"/: {label}" for label in ["Grafting the old varieties", "The pruning calendar", "News from the society",
                                    "Apple and pear varieties on the green", "Pressing day at the cider barn"]),
     *(f"/sitemap/: {slug}" for slug in ["blossom-walk", "first-frost", "new-press", "wassail-night"])]
