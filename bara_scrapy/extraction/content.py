@@ -579,7 +579,10 @@ def _threads_after(tree: HtmlElement, url: str) -> list[HtmlElement]:
     main = main_root(tree)
     if main.tag in ("body", "html"):
         return []
-    lists = [g.parent for g in few_comments(tree, [], None, url) if follows_in_document(g.items[0], main)]
+    after = [sibling for node in (main, *takewhile(lambda a: a.tag not in ("body", "html"), main.iterancestors()))
+             for sibling in node.itersiblings() if isinstance(sibling.tag, str)]  # what follows the main
+    lists = [g.parent for el in after for g in few_comments(el, [], None, url) if g.parent is el or el in
+             g.parent.iterancestors()]
     return list(dict.fromkeys(lists))
 
 
