@@ -17,6 +17,7 @@ named "page-sidebar-layout", an <article class="post has-sidebar">).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from lxml.etree import XPath
@@ -24,7 +25,7 @@ from lxml.html import HtmlElement
 
 from ..urls import DenyPolicy, is_sign_in
 from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
-from .wordscan import word_count
+from .wordscan import word_count, word_seq
 
 INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select".split())
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -52,6 +53,7 @@ HOLDS_SHARE = 0.5
 LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
+EXPANDED_WORDS = 8  # the fewest words a text cut short shows before its "more"
 PROMPT_WORDS = 16  # a prompt to sign in is a sentence or two: "You must be logged in to post a comment."
 _DROPPED_TAGS = INVISIBLE | LANDMARK_TAGS  # furniture by its tag alone (a button only outside a heading)
 _READ_ATTRIBUTES = frozenset({"role", "aria-hidden", "hidden", "style", "class", "id"})  # what `is_boilerplate` reads
@@ -312,6 +314,47 @@ def role(el: HtmlElement) -> str:
     return (el.get("role") or "").strip().lower()
 
 
+def expansion(el: HtmlElement) -> bool:
+    """Whether a hidden element is the whole of the text a sibling shows cut short: a "more" link swaps the two (a
+    review's first lines and "... more", the whole review `display: none` beside them). A reader opens it; it is the
+    page's text. A run of the sibling's text outside its links ends in an ellipsis, its words (`EXPANDED_WORDS` or
+    more) stand in the element's text in a row, and the element has more.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><div><b>Review:</b> Tucked behind a high chocolate wall on the first lane... <a href="#">'
+    ...                'more</a></div><div style="display:none"><p>Tucked behind a high chocolate wall on the first '
+    ...                'lane, the hotel is a hideaway.</p></div><div style="display:none"><p>Sign up</p></div></div>')
+    >>> [expansion(d) for d in t[1:]]
+    [True, False]
+    >>> t = fromstring('<div><h1>How to retire early so you can work and travel</h1><div style="display:none">How to '
+    ...                'retire early so you can work and travel, 2019-11-13, Personal Finance</div></div>')
+    >>> expansion(t[1])
+    False
+    """
+    full = " ".join(el.itertext())
+    for sibling in (el.getprevious(), el.getnext()):
+        if sibling is None or not isinstance(sibling.tag, str):
+            continue
+        for run in _unlinked_text(sibling):
+            cut = run.rstrip()
+            if not cut.endswith(("...", "…")) or word_count(cut) < EXPANDED_WORDS:
+                continue  # no text cut short
+            if f" {word_seq(cut.lower())}" in f" {word_seq(full.lower())}" and word_count(full) > word_count(cut):
+                return True
+    return False
+
+
+def _unlinked_text(el: HtmlElement) -> Iterator[str]:
+    """The text of an element outside its links."""
+    if el.tag == "a":
+        return
+    yield el.text or ""
+    for child in el:
+        if isinstance(child.tag, str):
+            yield from _unlinked_text(child)
+        yield child.tail or ""
+
+
 def tab_panel(el: HtmlElement) -> bool:
     """A tab's panel (`role="tabpanel"`): content a reader opens with its tab, though `hidden` until then."""
     return role(el) == "tabpanel"
@@ -359,7 +402,7 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
             el.get("hidden") is not None and not tab_panel(el)):
         return True
     style = (el.get("style") or "").replace(" ", "").lower()
-    if "display:none" in style or "visibility:hidden" in style:
+    if ("display:none" in style or "visibility:hidden" in style) and not expansion(el):
         return True
     if tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors()):
         return True

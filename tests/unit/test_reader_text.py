@@ -1143,3 +1143,15 @@ def test_a_page_written_in_decomposed_unicode_gives_each_line_once() -> None:
     lines = page_content(html, "https://zeitung.test/politik/foerderung").text.split("\n")
     assert len(lines) == 7 and lines[0] == "Neue Förderung", lines
     assert all(unicodedata.is_normalized("NFC", line) for line in lines)
+
+
+@pytest.mark.skipif(not CLEANEVAL.is_dir(), reason=f"CleanEval corpus not found at {CLEANEVAL} (set BARA_CORPORA)")
+def test_the_whole_text_a_more_link_opens_is_content() -> None:
+    """A hotel guide shows its review cut short ("... more") beside the whole review in a `display: none` box that the
+    link swaps in (CleanEval's final-760). trafilatura kept the whole review; the pruning took the box for hidden
+    furniture and its lines left trafilatura's text (recall 0.08). The whole text a "more" opens is the page's
+    (`boilerplate.expansion`'s doctest: a hidden box that repeats a visible headline is not)."""
+    pages, _ = load(CLEANEVAL)
+    html, url = next((h, u) for k, h, u, _ in pages if k == "cleaneval-final-760")
+    text = page_content(html, url).text
+    assert "Les Suites is a hideaway in a city frenetic in its pursuit of the manufacture of things" in text, text
