@@ -20,7 +20,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from .boilerplate import HEADINGS, INVISIBLE, invisible
-from .lists import class_stem
+from .lists import class_stem, overlays
 from .wordscan import word_count, word_seq
 
 BLOCK_TAGS = frozenset(
@@ -223,6 +223,15 @@ def _is_data_row(tr: HtmlElement) -> bool:
                for cell in tr if cell.tag in ("td", "th"))
 
 
+def _covers(items: Mapping[HtmlElement, int]) -> dict[HtmlElement, HtmlElement]:
+    """The items of the groups whose every item lies under a link laid over it (`lists.overlays`) -> that link."""
+    groups: dict[int, list[HtmlElement]] = {}
+    for item, n in items.items():
+        groups.setdefault(n, []).append(item)
+    return {item: cover for members in groups.values()
+            for item, cover in zip(members, overlays(tuple(members)), strict=True) if cover is not None}
+
+
 class _Walker:
     def __init__(self, base_url: str, marks: frozenset[HtmlElement], frame: frozenset[HtmlElement],
                  unframe: frozenset[HtmlElement] = frozenset(), items: Mapping[HtmlElement, int] | None = None) -> None:
@@ -242,6 +251,7 @@ class _Walker:
         self.link_words = 0  # words inside links of the block being gathered
         self.path = ""  # the signatures of the block-level elements around the current one
         self.items = items or {}  # group items -> their group's index
+        self.covers = _covers(self.items)  # the items under a link laid over them -> that link
         self.group = -1  # the group of the innermost item around the current element
         self.line_group = -1  # ... where the line being gathered started
 
@@ -278,16 +288,18 @@ class _Walker:
         tag = el.tag
         if not isinstance(tag, str) or (tag in INVISIBLE and invisible(el)):
             return
-        outer_group = self.group
-        if self.items:
-            self.group = self.items.get(el, outer_group)  # a group's item: the lines that start in it are the group's
+        outer_group, outer_href = self.group, self.href
+        if self.items and (found := self.items.get(el)) is not None:
+            self.group = found  # a group's item: the lines that start in it are the group's
+            if (cover := self.covers.get(el)) is not None:
+                self.href = link_href(cover, self.base) or self.href  # a card under a link laid over it
         if el in self.bounds:
             self._walk_bounded(el, tag, kind)
         elif tag in _WALKED:
             self._walk(el, tag, kind)
         else:  # an inline element (a span, an emphasis, a font): its text and its children's
             self._children(el, kind)
-        self.group = outer_group
+        self.group, self.href = outer_group, outer_href
 
     def _walk_bounded(self, el: HtmlElement, tag: str, kind: str) -> None:
         """A marked, framed or unframed element: its lines start and end with it."""

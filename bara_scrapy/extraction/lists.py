@@ -75,13 +75,53 @@ def class_stem(name: str) -> str:
     return _DIGITS.sub("", name)
 
 
+def overlay(item: HtmlElement) -> HtmlElement | None:
+    """The empty link laid over a card, if it has one: a child `<a>` with a page's address and nothing inside it, no
+    word and no element, which the card's style stretches over the whole card (a "stretched link"): the card is that
+    link, every word of it.
+
+    >>> from lxml.html import fromstring
+    >>> card = fromstring('<div><h3>Randy Andy</h3><span>Parties in pics</span><a href="/news/1" class="x"></a></div>')
+    >>> overlay(card) is card[2], overlay(fromstring('<div><p>Reply</p><a href="#c2"></a></div>'))
+    (True, None)
+    """
+    for child in item:
+        if child.tag == "a" and not len(child) and not (child.text or "").strip():
+            href = (child.get("href") or "").strip()
+            if href and not href.startswith(("#", "javascript:", "mailto:")):
+                return child
+    return None
+
+
+def overlays(items: tuple[HtmlElement, ...]) -> list[HtmlElement | None]:
+    """Each item's `overlay` when every item has one (cards of one kind, each a link), else none (an empty link left
+    in one item of a list is no card's).
+
+    >>> from lxml.html import fromstring
+    >>> ul = fromstring('<ul><li><a href="/a"></a>Appraisals</li><li>Valuations</li></ul>')
+    >>> overlays(tuple(ul)), [c is not None for c in overlays(tuple(ul)[:1])]
+    ([None, None], [True])
+    """
+    covers = [overlay(item) for item in items]
+    return covers if all(cover is not None for cover in covers) else [None] * len(items)
+
+
 def link_stats(items: tuple[HtmlElement, ...], counted: dict[HtmlElement, int] | None = None) -> tuple[int, int]:
-    """(words inside links, number of links) over the items; `counted`: each link's words counted already, added to
-    as counted (an outer run holds the links of the runs inside it, and a link's words stay the same while the tree
-    does)."""
+    """(words inside links, number of links) over the items, an item under a link laid over it (`overlays`) one link
+    of all its words;
+    `counted`: each link's words counted already, added to as counted (an outer run holds the links of the runs
+    inside it, and a link's words stay the same while the tree does)."""
     counted = {} if counted is None else counted
     words = links = 0
-    for item in items:
+    covers = overlays(items)
+    for item, cover in zip(items, covers, strict=True):
+        if cover is not None:
+            n = counted.get(cover)
+            if n is None:
+                n = counted[cover] = word_count(item.text_content())
+            words += n
+            links += 1
+            continue
         for a in item.iter("a"):
             n = counted.get(a)
             if n is None:

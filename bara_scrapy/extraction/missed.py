@@ -20,7 +20,7 @@ from lxml.html import HtmlElement
 
 from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
 from .boilerplate import HEADINGS, main_root, paragraph, role
-from .lists import TITLE_WORDS, Group, link_stats
+from .lists import TITLE_WORDS, Group, link_stats, overlays
 from .text import words
 
 MISSED_SHARE = 0.3  # a repeated group trafilatura left out this much of is content it missed
@@ -219,8 +219,8 @@ def follows(g: Group, end: HtmlElement) -> bool:
 
 
 def is_teaser_run(g: Group) -> bool:
-    """Most items carry a title link (a link of `TITLE_WORDS` words or more, or a heading inside a link):
-    cards or teasers of other pages, not replies.
+    """Most items carry a title link (a link of `TITLE_WORDS` words or more, or a heading inside a link), or every
+    item lies under a link laid over it (`lists.overlays`): cards or teasers of other pages, not replies.
 
     >>> from lxml.html import fromstring
     >>> item = lambda: fromstring('<li><a href="/s">Otters return to the river</a> A summary of the story.</li>')
@@ -229,6 +229,8 @@ def is_teaser_run(g: Group) -> bool:
     ...                                                                        (plain(), item(), item())]]
     [True, False, True]
     """
+    if overlays(g.items)[0] is not None:
+        return True  # cards under links laid over them
     majority = len(g.items) // 2 + 1
     titled = untitled = 0
     for item in g.items:  # no further once the rest cannot change the answer

@@ -1155,3 +1155,31 @@ def test_the_whole_text_a_more_link_opens_is_content() -> None:
     html, url = next((h, u) for k, h, u, _ in pages if k == "cleaneval-final-760")
     text = page_content(html, url).text
     assert "Les Suites is a hideaway in a city frenetic in its pursuit of the manufacture of things" in text, text
+
+
+def rail_card(n: int, label: str, line: str) -> str:
+    """A card of a rail of other stories: its picture links to the story, and an empty link the style lays over the
+    whole card leads there too (The Sun's "Most read")."""
+    return (f'<div class="rail__item"><div class="rail__image"><a href="/news/{n}/"><img src="/p/{n}.jpg" alt=""></a>'
+            f'</div><div class="rail__content"><h3>{label}</h3><span>{line}</span></div>'
+            f'<a href="/news/{n}/" class="rail__anchor"></a></div>')
+
+
+def test_a_rail_of_cards_under_links_laid_over_them_is_not_the_article() -> None:
+    """A news article sets a rail of the site's most read stories between its paragraphs; each card's words are in
+    no link, but an empty link laid over the card leads to its story. The cards are other pages' teasers, not the
+    article (they came back as a plain run of items trafilatura left out). The article's paragraphs stay."""
+    story = [f"Paragraph {n} of the report on the hunter who ate a wild rabbit and fell ill with the plague, as the "
+             "health authority of the region described the case to reporters on Sunday." for n in range(8)]
+    cards = [("RANDY ANDY", "Prince parties in unearthed pictures despite claims he avoids the cameras"),
+             ("TIME TRAVELLER", "Conspiracy theorists say they have spotted an activist in a very old photograph"),
+             ("EYE POPPING", "Bodybuilder has a muscle removed after injecting oil to look bigger on stage"),
+             ("DRIVEN OUT", "Mother demands that children's clothes have their gender labels scrapped")]
+    rail = ('<div class="rail"><div class="rail__header"><h3>Most read in world news</h3></div><div class="wrapper">'
+            + "".join(rail_card(n, label, line) for n, (label, line) in enumerate(cards)) + "</div></div>")
+    body = "".join(f"<p>{p}</p>" for p in story[:4]) + rail + "".join(f"<p>{p}</p>" for p in story[4:])
+    html = (f"<html><head><title>Hunter ill with plague</title></head><body><main><article><h1>Hunter ill with plague"
+            f"</h1><div class='article__content'>{body}</div></article></main></body></html>")
+    lines = page_content(html, "https://paper.test/news/plague-hunter/").text.split("\n")
+    assert all(p in lines for p in story), lines
+    assert not any(line in lines for _, line in cards), lines
