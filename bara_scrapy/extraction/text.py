@@ -46,7 +46,7 @@ _WORD_RE = re.compile(r"\w+")
 _SPACES_RE = re.compile(r" [ \t\r\f\v\u00a0]+|[\t\r\f\v\u00a0][ \t\r\f\v\u00a0]*")
 _BLANK_LINES_RE = re.compile(r"\n\s*\n+")
 _CONTROL_RE = re.compile(f"[\x0b\x0c\x1c-\x1f{INVISIBLE_CHARS}]")  # and the spaces a line has none of
-_INVISIBLE = "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas"
+_INVISIBLE = "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas", "video", "audio"
 _DIV_BLOCKERS = frozenset(
     "address article aside audio blockquote canvas dd details dialog div dl dt fieldset figcaption figure "
     "footer form h1 h2 h3 h4 h5 h6 header hr iframe img li main nav ol p picture pre section svg table ul "
@@ -60,6 +60,7 @@ _BLOCKS = frozenset(
 # The elements with a `hidden` attribute (the parents of the `hidden` attributes: the same elements in the same order
 # as `//*[@hidden]`, without a predicate tested on each element, which libxml2 does slowly) and the <template>s
 _UNRENDERED = etree.XPath("/descendant::*/@hidden/..|/descendant::template")
+_RUBY_NOTES = etree.XPath("/descendant::rt|/descendant::rp")
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
 _BOXES = frozenset({"input", "img", "svg"})  # empty elements that take a box of their own between two inline ones
@@ -377,10 +378,37 @@ def parse(html: str) -> HtmlElement | None:
     for el in _UNRENDERED(tree):
         if not tab_panel(el):
             el.drop_tree()
+    # a ruby's annotations (furigana over Japanese words): the line's words are its base text's, as in trafilatura's
+    # text (else the two copies of each line differ, and both are printed)
+    for el in _RUBY_NOTES(tree):
+        el.drop_tree()
     drop_permalinks(tree)
+    inline_quotes(tree)
     separate_words(tree)
     quote_headers(tree)
     return tree
+
+
+def inline_quotes(tree: HtmlElement) -> None:
+    """A `<q>` as a browser shows it: its words between quotation marks, in the sentence around it (trafilatura
+    makes it a quote block of its own, and the sentence came out in three lines). A quotation inside another takes
+    single marks.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<p>The chair said <q>it is <q>soon</q>, <b>very</b></q> on Monday.</p>')
+    >>> inline_quotes(t)
+    >>> t.text_content()
+    'The chair said “it is ‘soon’, very” on Monday.'
+    """
+    quotes = [(q, any(a.tag == "q" for a in q.iterancestors())) for q in tree.iter("q")]
+    for q, inner in quotes:
+        opening, closing = ("‘", "’") if inner else ("“", "”")
+        q.tag = "span"
+        q.text = opening + (q.text or "")
+        if len(q):
+            q[-1].tail = (q[-1].tail or "") + closing
+        else:
+            q.text += closing
 
 
 def drop_permalinks(tree: HtmlElement) -> None:

@@ -1183,3 +1183,38 @@ def test_a_rail_of_cards_under_links_laid_over_them_is_not_the_article() -> None
     lines = page_content(html, "https://paper.test/news/plague-hunter/").text.split("\n")
     assert all(p in lines for p in story), lines
     assert not any(line in lines for _, line in cards), lines
+
+
+def test_ruby_annotations_give_each_line_once() -> None:
+    """trafilatura's text holds a ruby's base text without its annotations (`<rt>`: furigana over Japanese words);
+    the tree's held both, "漢kan字ji", and each line came out twice. The line's words are its base text's."""
+    line = ("<p>The word <ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp>字<rt>ji</rt></ruby> appears in the report on river "
+            "pollution that the committee will publish before the end of the month, part {}.</p>")
+    html = ("<html><head><title>Report</title></head><body><main><article><h1>River report due</h1>"
+            + "".join(line.format(n) for n in range(6)) + "</article></main></body></html>")
+    lines = page_content(html, "https://news.test/river").text.split("\n")
+    assert len(lines) == 7 and all(line.startswith("The word 漢字 appears") for line in lines[1:]), lines
+
+
+def test_an_inline_quotation_stays_in_its_sentence() -> None:
+    """trafilatura makes a `<q>` a quote block of its own: "The chair said" / "soon" / "that the report…" came out as
+    three lines. A browser shows its words between quotation marks inside the sentence, and so does `text`."""
+    line = ("<p>The chair said <q>soon</q> when asked whether the report on river pollution would be published before "
+            "the end of the month, part {}.</p>")
+    html = ("<html><head><title>Report</title></head><body><main><article><h1>River report due</h1>"
+            + "".join(line.format(n) for n in range(6)) + "</article></main></body></html>")
+    lines = page_content(html, "https://news.test/river").text.split("\n")
+    assert len(lines) == 7 and lines[1].startswith("The chair said “soon” when asked"), lines
+
+
+def test_a_videos_fallback_text_is_not_the_pages() -> None:
+    """A browser that plays a `<video>` never shows what the element holds besides its sources ("Your browser does not
+    support the video tag."); the article frame put it back as a line of the story."""
+    story = "".join(f"<p>Paragraph {n} of the story of the otters that came back to the river this spring, as the "
+                    "wardens counted them on the weir at dawn.</p>" for n in range(5))
+    video = ("<video controls><source src='/otters.mp4' type='video/mp4'><p>Your browser does not support the video "
+             "tag.</p></video>")
+    html = (f"<html><head><title>Otters</title></head><body><main><article><h1>Otters return</h1>{story}{video}"
+            f"{story.replace('Paragraph', 'Note')}</article></main></body></html>")
+    text = page_content(html, "https://news.test/otters").text
+    assert "support the video" not in text and "Note 4 of the story" in text, text
