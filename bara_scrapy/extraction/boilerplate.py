@@ -27,7 +27,9 @@ from ..urls import DenyPolicy, is_sign_in
 from .lists import TITLE_WORDS  # links averaging fewer words are labels ("Home", "Share on X")
 from .wordscan import word_count, word_seq
 
-INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select".split())
+# what a reader does not read as text: scripts, styles, controls, and the fallback a browser shows only when it cannot
+# play a <video> or <audio> ("Your browser does not support the video tag.")
+INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select video audio".split())
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LANDMARK_TAGS = frozenset({"nav", "aside", "dialog"})
 EDGE_TAGS = frozenset({"header", "footer"})  # boilerplate unless inside one of SECTIONING
