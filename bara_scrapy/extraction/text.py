@@ -421,11 +421,38 @@ def drop_permalinks(tree: HtmlElement) -> None:
     >>> drop_permalinks(t)
     >>> [h.text_content() for h in t], t[1].find("a") is not None
     (['Basic use', 'Setup', 'See ¶'], True)
+
+    A heading whose words are a link to the heading itself (its own id, its link's, or its section's: Markdown
+    renderers' anchored headings) is a heading, not a link: the link goes, its words stay.
+
+    >>> t = fromstring('<section id="count"><h2 id="how"><a href="#how">How we <em>counted</em></a></h2>'
+    ...                '<h2><a name="w" href="#w">Weir</a></h2><h2><a href="#count">Count</a></h2>'
+    ...                '<h2><a href="#other">Other</a></h2></section>')
+    >>> drop_permalinks(t)
+    >>> [(h.text_content(), h.find("a") is not None) for h in t]
+    [('How we counted', False), ('Weir', False), ('Count', False), ('Other', True)]
     """
-    doomed = [a for a in tree.iter("a") if (a.get("href") or "").startswith("#")
-              and not _WORD_RE.search(a.text_content()) and any(h.tag in HEADINGS for h in a.iterancestors())]
+    doomed, selves = [], []
+    for a in tree.iter("a"):
+        href = a.get("href") or ""
+        if not href.startswith("#") or (heading := next((h for h in a.iterancestors() if h.tag in HEADINGS), None)) \
+                is None:
+            continue
+        if not _WORD_RE.search(a.text_content()):
+            doomed.append(a)
+        elif href[1:] and href[1:] in _anchors(a, heading):
+            selves.append(a)
     for a in doomed:
         a.drop_tree()  # keeps the tail
+    for a in selves:
+        a.drop_tag()  # keeps its words
+
+
+def _anchors(a: HtmlElement, heading: HtmlElement) -> set[str]:
+    """The names a heading's link may point it at: the link's `id` and `name`, the heading's `id` and its parent's."""
+    parent = heading.getparent()
+    return {v for v in (a.get("id"), a.get("name"), heading.get("id"), None if parent is None else parent.get("id"))
+            if v}
 
 
 def _parser() -> etree.HTMLParser:

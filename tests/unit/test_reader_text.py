@@ -1218,3 +1218,16 @@ def test_a_videos_fallback_text_is_not_the_pages() -> None:
             f"{story.replace('Paragraph', 'Note')}</article></main></body></html>")
     text = page_content(html, "https://news.test/otters").text
     assert "support the video" not in text and "Note 4 of the story" in text, text
+
+
+def test_a_heading_linked_to_itself_is_a_heading() -> None:
+    """Markdown renderers anchor a heading by making its words a link to the heading itself (`<h2 id="count"><a
+    href="#count">How we counted</a></h2>`): a heading, not a link, and its words are the section's title. In a page
+    of `<div>`s the heading went as a linked headline."""
+    story = "".join(f"<p>Paragraph {n} of the story of the otters that came back to the river this spring, as the "
+                    "wardens counted them on the weir at dawn.</p>" for n in range(4))
+    html = ("<html><head><title>Otters</title></head><body><div id='menu'><a href='/'>Home</a></div><div id='content'>"
+            f"{story}<h2 id='count'><a href='#count'>How we counted</a></h2>{story.replace('Paragraph', 'Note')}"
+            "</div></body></html>")
+    content = page_content(html, "https://news.test/otters")
+    assert "How we counted" in content.text.split("\n") and "## How we counted" in content.markdown, content.text
