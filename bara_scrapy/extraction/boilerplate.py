@@ -32,8 +32,11 @@ from .wordscan import word_count, word_seq
 INVISIBLE = frozenset("script style noscript template head svg iframe object canvas button select video audio".split())
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LANDMARK_TAGS = frozenset({"nav", "aside", "dialog"})
-EDGE_TAGS = frozenset({"header", "footer"})  # boilerplate unless inside one of SECTIONING
+EDGE_TAGS = frozenset({"header", "footer"})  # boilerplate unless inside one of EDGE_SCOPES
 SECTIONING = frozenset({"article", "section", "main", "aside", "nav"})
+# the elements a <header> or <footer> inside belongs to, not the page: an article's, a section's, and a quotation's
+# attribution (`<blockquote><p>…</p><footer>— Ann Reed</footer>`: Bootstrap's `blockquote-footer`)
+EDGE_SCOPES = SECTIONING | {"blockquote"}
 BOILER_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog"})
 BOILER_TOKENS = frozenset(
     "cookie cookies consent gdpr cmp share sharing sharebar social socials related recommended recommendations "
@@ -397,7 +400,7 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
         return True
     if _READ_ATTRIBUTES.isdisjoint(el.keys()):  # none of the attributes read below (most elements: <a href>,
         # <td>, <p>): they would all say no, so only a page-level <header> or <footer> is furniture
-        return tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors())
+        return tag in EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors())
     if role(el) in BOILER_ROLES:
         return True
     if (el.get("aria-hidden") == "true" and not _named_by_label(el)) or (
@@ -406,7 +409,7 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
     style = (el.get("style") or "").replace(" ", "").lower()
     if ("display:none" in style or "visibility:hidden" in style) and not expansion(el):
         return True
-    if tag in EDGE_TAGS and not any(a.tag in SECTIONING for a in el.iterancestors()):
+    if tag in EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors()):
         return True
     if not (names_furniture(el.get("class") or "") or names_furniture(el.get("id") or "")):
         return False

@@ -56,6 +56,7 @@ from .missed import (
     main_headline,
     missed_groups,
     page_hero,
+    quote_attributions,
     site_rails,
     title_line,
     titled_heading,
@@ -715,7 +716,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     own = before_end(article, end) if article is not None else ()
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
     frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
-    marks |= frozenset([*written_link_lists(structure, kept, frame), *callout_titles(structure, kept_seq, frame)])
+    marks |= frozenset([*written_link_lists(structure, kept, frame), *callout_titles(structure, kept_seq, frame),
+                        *quote_attributions(structure, kept_seq, frame)])
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item

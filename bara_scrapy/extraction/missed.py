@@ -705,6 +705,32 @@ def written_link_lists(root: HtmlElement, kept: Kept, frame: Collection[HtmlElem
     return out
 
 
+def quote_attributions(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
+    """The attribution of each quotation whose words are content (trafilatura kept them, or the article's frame holds
+    the quotation: `_framed_sentence`): a `<footer>` or `<cite>` that is a child of
+    the `<blockquote>` (Bootstrap's `blockquote-footer`), or the `<figcaption>` of a `<figure>` around it (the form
+    HTML recommends). trafilatura leaves it out, and the frame takes a line that short for a byline; it is the
+    quote's author.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><blockquote><p>We had not seen an otter here for thirty years.</p><footer>Ann Reed'
+    ...                '</footer></blockquote><figure><blockquote><p>Not kept at all.</p></blockquote><figcaption>Bob'
+    ...                '</figcaption></figure></div>')
+    >>> [el.text for el in quote_attributions(t, seq("We had not seen an otter here for thirty years."))]
+    ['Ann Reed']
+    """
+    found: list[HtmlElement] = []
+    for quote in root.iter("blockquote"):
+        said = [p for p in quote if p.tag not in ("footer", "cite") and isinstance(p.tag, str)]
+        if not any(_framed_sentence(p, frame, kept_seq) for p in said):
+            continue
+        found.extend(child for child in quote if child.tag in ("footer", "cite"))
+        up = quote.getparent()
+        if up is not None and up.tag == "figure":
+            found.extend(child for child in up if child.tag == "figcaption")
+    return found
+
+
 def callout_titles(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement]) -> list[HtmlElement]:
     """The titles of the callouts written in the text's flow ("Note", "Ask the librarian" over a tip): a box after a
     paragraph of its parent whose first child is a line of plain text shorter than `SENTENCE_WORDS` (no link, no

@@ -1231,3 +1231,22 @@ def test_a_heading_linked_to_itself_is_a_heading() -> None:
             "</div></body></html>")
     content = page_content(html, "https://news.test/otters")
     assert "How we counted" in content.text.split("\n") and "## How we counted" in content.markdown, content.text
+
+
+@pytest.mark.parametrize("wrap", ["main", "div"])
+def test_a_quotations_attribution_is_content(wrap: str) -> None:
+    """A quotation's author in a `<footer>` inside the `<blockquote>` (Bootstrap's `blockquote-footer`) or in the
+    `<figcaption>` of a `<figure>` around it: trafilatura leaves it out, the frame took a line that short for a
+    byline, and in a page of `<div>`s the footer read as the page's. It is the quote's."""
+    story = "".join(f"<p>Paragraph {n} of the story of the otters that came back to the river this spring, as the "
+                    "wardens counted them on the weir at dawn.</p>" for n in range(4))
+    quotes = ("<blockquote><p>We had not seen an otter on this stretch for thirty years, and now there are twelve."
+              "</p><footer>— Ann Reed, head warden</footer></blockquote>"
+              "<figure><blockquote><p>The weir was the last place anyone expected them to come back to.</p>"
+              "</blockquote><figcaption>— Bob Hale</figcaption></figure>")
+    body = f"{story}{quotes}{story.replace('Paragraph', 'Note')}"
+    page = f"<main><article>{body}</article></main>" if wrap == "main" else f"<div id='content'>{body}</div>"
+    html = f"<html><head><title>Otters</title></head><body>{page}<footer>© River News</footer></body></html>"
+    lines = page_content(html, "https://news.test/otters").text.split("\n")
+    assert "— Ann Reed, head warden" in lines and "— Bob Hale" in lines, lines
+    assert "© River News" not in lines
