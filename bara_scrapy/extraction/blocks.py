@@ -203,7 +203,8 @@ def _norm(s: str) -> str:
     """
     if s.isprintable() and "  " not in s:
         return s.strip(" ")
-    return " ".join(_INVISIBLE_RE.sub("", s).split())
+    words = " ".join(s.split())  # printable but for the characters that show nothing, if any (never spaces)
+    return words if words.isprintable() else " ".join(_INVISIBLE_RE.sub("", words).split())
 
 
 def _cell_text(el: HtmlElement) -> str:

@@ -85,8 +85,8 @@ def overlay(item: HtmlElement) -> HtmlElement | None:
     >>> overlay(card) is card[2], overlay(fromstring('<div><p>Reply</p><a href="#c2"></a></div>'))
     (True, None)
     """
-    for child in item:
-        if child.tag == "a" and not len(child) and not (child.text or "").strip():
+    for child in item.iterchildren("a"):
+        if not len(child) and not (child.text or "").strip():
             href = (child.get("href") or "").strip()
             if href and not href.startswith(("#", "javascript:", "mailto:")):
                 return child
@@ -102,8 +102,12 @@ def overlays(items: tuple[HtmlElement, ...]) -> list[HtmlElement | None]:
     >>> overlays(tuple(ul)), [c is not None for c in overlays(tuple(ul)[:1])]
     ([None, None], [True])
     """
-    covers = [overlay(item) for item in items]
-    return covers if all(cover is not None for cover in covers) else [None] * len(items)
+    covers = []
+    for item in items:  # no further than the first item without one
+        if (cover := overlay(item)) is None:
+            return [None] * len(items)
+        covers.append(cover)
+    return covers
 
 
 def link_stats(items: tuple[HtmlElement, ...], counted: dict[HtmlElement, int] | None = None) -> tuple[int, int]:
