@@ -17,7 +17,6 @@ named "page-sidebar-layout", an <article class="post has-sidebar">).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 
 from lxml.etree import XPath
@@ -322,8 +321,8 @@ def role(el: HtmlElement) -> str:
 def expansion(el: HtmlElement) -> bool:
     """Whether a hidden element is the whole of the text a sibling shows cut short: a "more" link swaps the two (a
     review's first lines and "... more", the whole review `display: none` beside them). A reader opens it; it is the
-    page's text. A run of the sibling's text outside its links ends in an ellipsis, its words (`EXPANDED_WORDS` or
-    more) stand in the element's text in a row, and the element has more.
+    page's text. A run of the sibling's text ends in an ellipsis, its words (`EXPANDED_WORDS` or more) stand in the
+    element's text in a row, and the element has more.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><div><b>Review:</b> Tucked behind a high chocolate wall on the first lane... <a href="#">'
@@ -336,28 +335,14 @@ def expansion(el: HtmlElement) -> bool:
     >>> expansion(t[1])
     False
     """
+    cuts = [cut for sibling in (el.getprevious(), el.getnext()) if sibling is not None and isinstance(sibling.tag, str)
+            for run in sibling.itertext() if (cut := run.rstrip()).endswith(("...", "…"))
+            and word_count(cut) >= EXPANDED_WORDS]  # the runs cut short, found before the element's text is read
+    if not cuts:
+        return False
     full = " ".join(el.itertext())
-    for sibling in (el.getprevious(), el.getnext()):
-        if sibling is None or not isinstance(sibling.tag, str):
-            continue
-        for run in _unlinked_text(sibling):
-            cut = run.rstrip()
-            if not cut.endswith(("...", "…")) or word_count(cut) < EXPANDED_WORDS:
-                continue  # no text cut short
-            if f" {word_seq(cut.lower())}" in f" {word_seq(full.lower())}" and word_count(full) > word_count(cut):
-                return True
-    return False
-
-
-def _unlinked_text(el: HtmlElement) -> Iterator[str]:
-    """The text of an element outside its links."""
-    if el.tag == "a":
-        return
-    yield el.text or ""
-    for child in el:
-        if isinstance(child.tag, str):
-            yield from _unlinked_text(child)
-        yield child.tail or ""
+    words, count = f" {word_seq(full.lower())}", word_count(full)
+    return any(f" {word_seq(cut.lower())}" in words and count > word_count(cut) for cut in cuts)
 
 
 def tab_panel(el: HtmlElement) -> bool:

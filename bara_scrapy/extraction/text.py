@@ -435,17 +435,27 @@ def drop_permalinks(tree: HtmlElement) -> None:
     doomed, selves = [], []
     for a in tree.iter("a"):
         href = a.get("href") or ""
-        if not href.startswith("#") or (heading := next((h for h in a.iterancestors() if h.tag in HEADINGS), None)) \
-                is None:
+        if not href.startswith("#"):
             continue
         if not _WORD_RE.search(a.text_content()):
-            doomed.append(a)
-        elif href[1:] and href[1:] in _anchors(a, heading):
+            if any(h.tag in HEADINGS for h in a.iterancestors()):
+                doomed.append(a)
+        elif href[1:] and (heading := _heading_of(a)) is not None and href[1:] in _anchors(a, heading):
             selves.append(a)
     for a in doomed:
         a.drop_tree()  # keeps the tail
     for a in selves:
         a.drop_tag()  # keeps its words
+
+
+def _heading_of(a: HtmlElement) -> HtmlElement | None:
+    """The heading a link is the words of: its parent or grandparent (`<h2><a>`, `<h2><span><a>`)."""
+    up = a.getparent()
+    for _ in range(2):
+        if up is None or up.tag in HEADINGS:
+            return up
+        up = up.getparent()
+    return None
 
 
 def _anchors(a: HtmlElement, heading: HtmlElement) -> set[str]:
