@@ -783,14 +783,21 @@ def speaks_of_comments(html: str) -> bool:
     return "comment" in lower or "reply" in lower
 
 
+def _nfc(text: str) -> str:
+    """`text` in NFC, as trafilatura's text is (a page written in NFD, "Fo\\u0308rderung", gave each line twice,
+    trafilatura's and the tree's); ASCII is.
+
+    >>> _nfc("Fo\\u0308rderung") == "F\\u00f6rderung", _nfc("plain")
+    (True, 'plain')
+    """
+    return text if text.isascii() or unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
 def _page_content(html: str | bytes, url: str, body: str, parent: frozenset[bytes]) -> Content:
     if isinstance(html, bytes):
         html = html.decode("utf-8", errors="replace")
     html = html[:MAX_HTML_CHARS] if isinstance(html, str) else ""
-    if not unicodedata.is_normalized("NFC", html):  # as trafilatura's text is: the tree's lines must be the same
-        html = unicodedata.normalize("NFC", html)  # (a page written in NFD, "Fo\u0308rderung", came out twice)
-    if body and not unicodedata.is_normalized("NFC", body):
-        body = unicodedata.normalize("NFC", body)
+    html, body = _nfc(html), _nfc(body)  # as trafilatura's text is: the tree's lines must be the same
     tree = parse(html) if html.strip() else None
     if tree is None:
         blocks = _body_blocks(body)
