@@ -587,8 +587,8 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement
     another page, followed in its parent (or its `<header>`'s) by a block whose words the kept text holds (an
     archive's post title over the excerpt it kept), or with such a block after it in the list item it heads (a
     forum's row of topics: the title in one column, the latest post's teaser in another), and then the titles of
-    the list's other items. A run of three entries or
-    more is a group (`missed_groups`); this is an archive of one or two.
+    the list's other items. A run of three entries or more is a group (`missed_groups`); this is an archive of one
+    or two.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<ul><li><h2><a href="/leeks/">Late leeks</a></h2><p>The first frost came on the last night '
@@ -629,16 +629,15 @@ def _item_kept(h: HtmlElement, kept_seq: str) -> HtmlElement | None:
     item = next(h.iterancestors("li"), None)
     if item is None or next(item.iter(*HEADINGS)) is not h:
         return None
-    return item if any(_kept_excerpt(el, kept_seq) for el in item.iter(*_EXCERPT_TAGS) if follows_in_document(el, h)) \
-        else None
+    after = (el for el in item.iter(*_EXCERPT_TAGS) if follows_in_document(el, h))
+    return item if any(_kept_excerpt(el, kept_seq) for el in after) else None
 
 
 def _item_titles(item: HtmlElement) -> list[HtmlElement]:
     """The first heading of each item of the list an item is in, where the item's own stands (the same signature)."""
-    first = next(item.iter(*HEADINGS))
-    place = signature(first)
+    place = signature(next(item.iter(*HEADINGS)))
     up = item.getparent()
-    titles = [next(li.iter(*HEADINGS), None) for li in (up if up is not None else [item]) if li.tag == "li"]
+    titles = (next(li.iter(*HEADINGS), None) for li in (up.iterchildren("li") if up is not None else [item]))
     return [h for h in titles if h is not None and signature(h) == place]
 
 
