@@ -111,21 +111,12 @@ def overlays(items: tuple[HtmlElement, ...]) -> list[HtmlElement | None]:
 
 
 def link_stats(items: tuple[HtmlElement, ...], counted: dict[HtmlElement, int] | None = None) -> tuple[int, int]:
-    """(words inside links, number of links) over the items, an item under a link laid over it (`overlays`) one link
-    of all its words;
+    """(words inside links, number of links) over the items;
     `counted`: each link's words counted already, added to as counted (an outer run holds the links of the runs
     inside it, and a link's words stay the same while the tree does)."""
     counted = {} if counted is None else counted
     words = links = 0
-    covers = overlays(items)
-    for item, cover in zip(items, covers, strict=True):
-        if cover is not None:
-            n = counted.get(cover)
-            if n is None:
-                n = counted[cover] = word_count(item.text_content())
-            words += n
-            links += 1
-            continue
+    for item in items:
         for a in item.iter("a"):
             n = counted.get(a)
             if n is None:

@@ -276,6 +276,9 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
         plain = is_plain_run(g)
         if kept_words >= LONG_ARTICLE and end is not None and follows(g, end) and not plain:
             continue  # after a long article, a run of link titles is a teaser rail or tags
+        if end is not None and not dominant and follows_in_document(end, g.items[-1]) \
+                and overlays(g.items)[0] is not None:
+            continue  # cards each wholly a link to another page, in the text's flow: teasers of other pages
         if (g.link_dense and not (dominant and kept_words < FEW_WORDS) and not _spread(g, kept)) \
                 or not (dominant or near or plain):
             continue

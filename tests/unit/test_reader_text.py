@@ -1185,6 +1185,22 @@ def test_a_rail_of_cards_under_links_laid_over_them_is_not_the_article() -> None
     assert not any(line in lines for _, line in cards), lines
 
 
+def test_a_listing_of_cards_under_links_laid_over_them_is_the_pages_content() -> None:
+    """The same cards as a listing page's grid, after its intro and with nothing of the text after them, are the
+    page's content, every title and summary (`test_a_rail_of_cards_under_links_laid_over_them_is_not_the_article`'s
+    guard)."""
+    intro = "<p>" + "Our guide lists every footpath the trust keeps open along the river, with its stiles. " * 4
+    intro += "</p>"
+    cards = "".join(f"<div class='card'><img src='/w{n}.jpg' alt=''><div class='card-body'><h3>Walk number {n} along "
+                    f"the weir</h3><p>A gentle loop of {n + 2} miles past the otters' holt, with a tea room at the end."
+                    f"</p></div><a class='stretched-link' href='/walks/{n}'></a></div>" for n in range(6))
+    html = (f"<html><head><title>Walks</title></head><body><main><h1>Walks</h1>{intro}<div class='grid'>{cards}</div>"
+            "</main></body></html>")
+    lines = page_content(html, "https://trust.test/walks/").text.split("\n")
+    assert all(f"Walk number {n} along the weir" in lines for n in range(6)), lines
+    assert all(any(f"A gentle loop of {n + 2} miles" in line for line in lines) for n in range(6)), lines
+
+
 def test_ruby_annotations_give_each_line_once() -> None:
     """trafilatura's text holds a ruby's base text without its annotations (`<rt>`: furigana over Japanese words);
     the tree's held both, "漢kan字ji", and each line came out twice. The line's words are its base text's."""
