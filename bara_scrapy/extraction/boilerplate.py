@@ -592,8 +592,9 @@ def prune(root: HtmlElement) -> HtmlElement:
     return prune_split(root)[0]
 
 
-def _outside(content: HtmlElement) -> list[HtmlElement]:
-    """The elements beside the path from the body (or root) down to `content`."""
+def outside(content: HtmlElement) -> list[HtmlElement]:
+    """The elements beside the path from the body (or root) down to `content`, level by level from `content` up, but
+    those a reader does not read (`INVISIBLE`)."""
     out: list[HtmlElement] = []
     node = content
     while node.tag not in ("body", "html") and node.getparent() is not None:
@@ -622,7 +623,7 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
     """
     content = main_root(root)
     page_chars: int | None = None  # counted when first needed: most pages have no furniture that might hold it
-    removed = [" ".join(el.itertext()) for el in _outside(content)]  # words apart across blocks
+    removed = [" ".join(el.itertext()) for el in outside(content)]  # words apart across blocks
     removed += (" ".join(el.itertext()) for el in root.iter("noscript"))  # what a browser running scripts hides
     doomed: list[HtmlElement] = []
     skipping = False  # inside the last doomed element: not checked again, up to the node after it

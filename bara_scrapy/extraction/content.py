@@ -34,7 +34,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import LABEL_WORDS, drop_controls, main_root, named_omission, prune_split
+from .boilerplate import LABEL_WORDS, drop_controls, main_root, named_omission, outside, prune_split
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -580,8 +580,7 @@ def _threads_after(tree: HtmlElement, url: str) -> list[HtmlElement]:
     main = main_root(tree)
     if main.tag in ("body", "html"):
         return []
-    after = [sibling for node in (main, *takewhile(lambda a: a.tag not in ("body", "html"), main.iterancestors()))
-             for sibling in node.itersiblings() if isinstance(sibling.tag, str)]  # what follows the main
+    after = [el for el in outside(main) if follows_in_document(el, main)]  # what follows the main
     lists = [g.parent for el in after for g in few_comments(el, [], None, url) if g.parent is el or el in
              g.parent.iterancestors()]
     return list(dict.fromkeys(lists))

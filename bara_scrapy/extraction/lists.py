@@ -111,9 +111,9 @@ def overlays(items: tuple[HtmlElement, ...]) -> list[HtmlElement | None]:
 
 
 def link_stats(items: tuple[HtmlElement, ...], counted: dict[HtmlElement, int] | None = None) -> tuple[int, int]:
-    """(words inside links, number of links) over the items;
-    `counted`: each link's words counted already, added to as counted (an outer run holds the links of the runs
-    inside it, and a link's words stay the same while the tree does)."""
+    """(words inside links, number of links) over the items; `counted`: each link's words counted already, added to
+    as counted (an outer run holds the links of the runs inside it, and a link's words stay the same while the tree
+    does)."""
     counted = {} if counted is None else counted
     words = links = 0
     for item in items:
