@@ -44,6 +44,7 @@ from .missed import (
     bare_entries,
     before_end,
     callout_titles,
+    entry_pairs,
     entry_titles,
     first_heading,
     follows,
@@ -55,6 +56,7 @@ from .missed import (
     main_frame,
     main_headline,
     missed_groups,
+    mostly_missed,
     page_hero,
     quote_attributions,
     site_rails,
@@ -698,12 +700,14 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     groups = [g for g in groups if g not in rails]
     furniture = "\n".join([furniture, *_dropped(item for g in rails for item in g.items)])
     missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)
+    pairs = [g for g in entry_pairs(structure, url, kept, kept_words) if mostly_missed(g, kept_seq)]
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
     # a thread too short to be a group: its comments are content too
     few = few_comments(structure, thread, kept.held, url) if comment_names else []
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
+    missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos),
                        *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq),

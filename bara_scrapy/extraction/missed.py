@@ -20,7 +20,7 @@ from lxml.html import HtmlElement
 
 from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
 from .boilerplate import HEADINGS, main_root, paragraph, role
-from .lists import TITLE_WORDS, Group, link_stats, overlays
+from .lists import TITLE_WORDS, Group, link_stats, overlay, overlays
 from .text import words
 
 MISSED_SHARE = 0.3  # a repeated group trafilatura left out this much of is content it missed
@@ -264,7 +264,7 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     what trafilatura kept, spread over its items, is the page's content (a grid of card links whose summaries
     it kept, not their titles). The body's children, one of them holding the kept text, are the page's regions
     (Asciidoctor's class-less `div#header`, `div#content`, `div#footer`), no list."""
-    container, end = kept.container, kept.end
+    container, end = near_container(kept, kept_words), kept.end
     informative = container.tag not in ("html", "body")  # all of the page says nothing
     holding = {container, *container.iterancestors()}
     out = []
@@ -285,6 +285,89 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
         if mostly_missed(g, kept_seq):
             out.append(g)
     return out
+
+
+def near_container(kept: Kept, kept_words: int) -> HtmlElement:
+    """Where the kept text is written: its container (`kept_container`), or, when that is one short block of text
+    (`kept_words` below `ARTICLE_WORDS`: a listing's intro paragraph), the block's parent, which holds the listing
+    after it.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><p>Every walk the trust keeps open.</p><div><h3>Weir</h3><p>A loop</p></div></main>')
+    >>> kept = kept_container(t, seq("Every walk the trust keeps open."))
+    >>> kept.container.tag, near_container(kept, 6).tag, near_container(kept, ARTICLE_WORDS).tag
+    ('p', 'main', 'p')
+    """
+    container = kept.container
+    if container.tag in TEXT_TAGS and kept_words < ARTICLE_WORDS and (up := container.getparent()) is not None:
+        return up
+    return container
+
+
+def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> list[Group]:
+    """The entries of other pages that come in twos, too few for a group (`lists.MIN_ITEMS`): two elements of one
+    signature in one parent, each headed by a heading that links to another page (or lies under a link laid over
+    it, `lists.overlay`) with an excerpt after it (a block of `ENTRY_TEXT_WORDS` words or more outside links) — a
+    listing of two cards. They are content where a group would be (`missed_groups`): in the kept text's container
+    (`near_container`) when the kept text is short (not an article with a related-stories pair after it), or when
+    one of the two holds kept text. Each pair is a group of two, so its items' lines go as a group's do.
+
+    >>> from lxml.html import fromstring
+    >>> card = '<div class="card"><h3><a href="/w/{0}">Walk {0}</a></h3><p>A loop past the otters holt.</p></div>'
+    >>> cards = card.format(1) + card.format(2)
+    >>> t = fromstring(f'<main><p>Every walk the trust keeps open.</p><div>{cards}</div></main>')
+    >>> kept = kept_container(t, seq("Every walk the trust keeps open."))
+    >>> [[el.text_content()[:6] for el in g.items] for g in entry_pairs(t, "http://h/walks/", kept, 6)]
+    [['Walk 1', 'Walk 2']]
+    >>> entry_pairs(t, "http://h/walks/", kept, ARTICLE_WORDS)
+    []
+    """
+    near = near_container(kept, kept_words) if kept_words < ARTICLE_WORDS else None
+    found: list[Group] = []
+    seen: set[HtmlElement] = set()
+    runs: dict[HtmlElement, dict[str, list[HtmlElement]]] = {}
+    for h in root.iter(*HEADINGS):
+        pair = _pair_of(h, root, runs)
+        if pair is None or (parent := pair[0].getparent()) in seen:
+            continue
+        seen.add(parent)
+        placed = (near is not None and near in parent.iterancestors()) or near is parent or any(
+            kept.held.get(el, 0) for el in pair)
+        if placed and all(_entry(item, url) for item in pair):
+            found.append(Group(parent, pair, sum(words(el.text_content()) for el in pair), link_stats(pair)[0]))
+    return found
+
+
+def _pair_of(h: HtmlElement, root: HtmlElement,
+             runs: dict[HtmlElement, dict[str, list[HtmlElement]]]) -> tuple[HtmlElement, HtmlElement] | None:
+    """The two elements of one signature in one parent that the innermost of a heading's boxes (below `root`) with
+    a sibling of its signature is one of, None when that box has more such siblings or none (`runs`: each parent's
+    children by signature, filled as they are needed)."""
+    for box in h.iterancestors():
+        up = box.getparent()
+        if box is root or up is None:
+            return None
+        if (alike := runs.get(up)) is None:
+            alike = runs[up] = defaultdict(list)
+            for child in up:
+                if isinstance(child.tag, str):
+                    alike[signature(child)].append(child)
+        run = alike[signature(box)]
+        if len(run) > 1:
+            return (run[0], run[1]) if len(run) == 2 else None
+    return None
+
+
+def _entry(item: HtmlElement, url: str) -> bool:
+    """Whether an element is an entry of another page: its first heading links elsewhere, or a link laid over it
+    (`lists.overlay`) does, and an excerpt follows the heading (`ENTRY_TEXT_WORDS` words or more outside links)."""
+    h = next(item.iter(*HEADINGS), None)
+    cover = overlay(item)
+    if h is None or not (links_elsewhere(h, url) or (cover is not None and leads_elsewhere(cover.get("href"), url))):
+        return False
+    return any(follows_in_document(el, h) and next(el.iterancestors("a"), None) is None
+               and seq_words(seq(" ".join(el.itertext()))) - sum(words(a.text_content()) for a in el.iter("a"))
+               >= ENTRY_TEXT_WORDS for el in item.iter(*_EXCERPT_TAGS))
 
 
 def mostly_missed(g: Group, kept_seq: str) -> bool:

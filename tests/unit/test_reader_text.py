@@ -1266,3 +1266,45 @@ def test_a_quotations_attribution_is_content(wrap: str) -> None:
     lines = page_content(html, "https://news.test/otters").text.split("\n")
     assert "— Ann Reed, head warden" in lines and "— Bob Hale" in lines, lines
     assert "© River News" not in lines
+
+
+def _walks_page(cards: int, linked: bool, wrap: str, intro_words: int = 60) -> str:
+    intro = " ".join(["Our guide lists every footpath the trust keeps open along the river, with its stiles."] * 4)
+    intro = " ".join(intro.split()[:intro_words])
+
+    def card(n: int) -> str:
+        title = f"Walk number {n} along the weir"
+        title = f"<a href='/walks/{n}'>{title}</a>" if linked else title
+        cover = "" if linked else f"<a class='stretched-link' href='/walks/{n}'></a>"
+        return (f"<div class='card'><img src='/w{n}.jpg' alt=''><div class='card-body'><h3>{title}</h3><p>A gentle "
+                f"loop of {n + 2} miles past the otters' holt, with a tea room at the end.</p></div>{cover}</div>")
+    body = f"<h1>Walks</h1><p>{intro}</p><div class='grid'>{''.join(card(n) for n in range(cards))}</div>"
+    page = f"<main>{body}</main>" if wrap == "main" else f"<div id='content'>{body}</div>"
+    return (f"<html><head><title>Walks | River Trust</title></head><body><nav><a href='/'>Home</a> <a href='/walks'>"
+            f"Walks</a></nav>{page}<footer>© River Trust</footer></body></html>")
+
+
+@pytest.mark.parametrize("wrap", ["main", "div"])
+@pytest.mark.parametrize("linked", [True, False], ids=["linked-titles", "stretched-links"])
+@pytest.mark.parametrize("cards", [2, 3])
+def test_a_listing_of_two_or_three_cards_after_its_intro_is_the_pages_content(cards: int, linked: bool,
+                                                                              wrap: str) -> None:
+    """A listing page's short intro, then a grid of two or three cards, each a title (linked, or under a link laid
+    over the card) over a summary: every title and summary is content. trafilatura's precise pass keeps the intro
+    alone, whose container is the paragraph itself; three cards are a group beside it (in the paragraph's parent,
+    `missed.near_container`), two are a pair (`missed.entry_pairs`). Both were lost, in `<main>` the titles, in a
+    `<div>` the titles and the summaries."""
+    lines = page_content(_walks_page(cards, linked, wrap), "https://trust.test/walks/").text.split("\n")
+    assert all(f"Walk number {n} along the weir" in lines for n in range(cards)), lines
+    assert all(any(f"A gentle loop of {n + 2} miles" in line for line in lines) for n in range(cards)), lines
+
+
+def test_two_cards_after_an_article_stay_out() -> None:
+    """The same two cards after an article of `ARTICLE_WORDS` words or more are its related stories: not its text
+    (`test_a_listing_of_two_or_three_cards_after_its_intro_is_the_pages_content`'s guard)."""
+    story = "".join(f"<p>Paragraph {n} of the report on the river's otters, which came back to the weir this spring "
+                    "after thirty years away, as the trust's warden told the parish meeting.</p>" for n in range(8))
+    html = _walks_page(2, True, "div").replace("<h1>Walks</h1>", f"<h1>Otters return</h1>{story}")
+    lines = page_content(html, "https://trust.test/news/otters/").text.split("\n")
+    assert any(line.startswith("Paragraph 7 of the report") for line in lines), lines
+    assert not any(line.startswith("Walk number") for line in lines), lines
