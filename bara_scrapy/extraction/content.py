@@ -53,6 +53,7 @@ from .missed import (
     is_plain_run,
     joined_seq,
     kept_container,
+    listings_after,
     main_frame,
     main_headline,
     missed_groups,
@@ -711,7 +712,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos),
                        *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq),
-                       *(bare_entries(structure, url) if kept_words < FEW_WORDS else ())])
+                       *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
+                       *listings_after(structure, url, kept, kept_words)])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()

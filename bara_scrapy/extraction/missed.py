@@ -20,7 +20,7 @@ from lxml.html import HtmlElement
 
 from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
 from .boilerplate import HEADINGS, main_root, paragraph, role
-from .lists import TITLE_WORDS, Group, link_stats, overlay, overlays
+from .lists import LINK_DENSE, TITLE_WORDS, Group, link_stats, overlay, overlays
 from .text import words
 
 MISSED_SHARE = 0.3  # a repeated group trafilatura left out this much of is content it missed
@@ -788,6 +788,32 @@ def written_link_lists(root: HtmlElement, kept: Kept, frame: Collection[HtmlElem
             if len(lists) == len(_LISTS(at)) and _written_links(items):  # one item too: "only the following page"
                 out += items
     return out
+
+
+def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> list[HtmlElement]:
+    """On a page where trafilatura found no prose (fewer than `FEW_WORDS` words: a title, a count), the listings that
+    follow the last element it kept in that element's parent: each a box of links to pages of their own, two or
+    more, mostly links (`lists.LINK_DENSE` of its words). A tag cloud under "9 tags in total", a category list with
+    its counts, a wiki's nested map of pages under the line that introduces it: the page's content, which is links.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><div>3 tags in total</div><div><a href="/t/a">Bells</a> <a href="/t/b">Ropes</a> '
+    ...                '<a href="/t/c">Tenor</a></div></div>')
+    >>> [el.text_content() for el in listings_after(t, "http://h/tags/", kept_container(t, seq("3 tags in total")), 4)]
+    ['Bells Ropes Tenor']
+    """
+    end = kept.end
+    if kept_words >= FEW_WORDS or end is None:
+        return []
+    found = []
+    for box in end.itersiblings():
+        if not isinstance(box.tag, str):
+            continue
+        links = [a for a in box.iter("a") if leads_elsewhere(a.get("href"), url) and words(a.text_content())]
+        total = words(box.text_content())
+        if len(links) > 1 and sum(words(a.text_content()) for a in links) >= LINK_DENSE * total:
+            found.append(box)
+    return found
 
 
 def quote_attributions(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:

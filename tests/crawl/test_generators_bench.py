@@ -59,29 +59,18 @@ KNOWN["asciidoctor"] = [
     "/: Seasonal maintenance", "/: Frequently asked questions",
     "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC",
     "/faq.html: Return to the user guide contents or read about the spring visit"]
-# Trac: the roadmap's milestone titles (`<h2><a>` in `div.info` over a date and a progress bar) are linked headings
-# with no kept excerpt just after them. A "Related pages" list of wiki links holds a label of seven words ("How a
-# week's grid is stored"), longer than a page's name (`LIST_LABEL_WORDS`).
+# Trac: a "Related pages" list of wiki links holds a label of seven words ("How a week's grid is stored"), longer
+# than a page's name (`LIST_LABEL_WORDS`).
 KNOWN["trac"] = [
-    "/roadmap: Spring schedule",
-    "/roadmap: Summer schedule",
     "/wiki/VolunteerMeetingNotes: Studio Rota home",
     "/wiki/VolunteerMeetingNotes: House rules for presenters",
     "/wiki/VolunteerMeetingNotes: Setting up the studio computer",
     "/wiki/VolunteerMeetingNotes: How a week's grid is stored",
 ]
-# ikiwiki: the front page's link list has labels of six and seven words (`LIST_LABEL_WORDS`); the map is a nested tree
-# whose own page is a <span class="selflink">, not one link an item.
-KNOWN["ikiwiki"] = [
-    *(f"/: {label}" for label in ["Grafting the old varieties", "The pruning calendar", "News from the society",
-                                   "Apple and pear varieties on the green", "Pressing day at the cider barn"]),
-    *(f"/sitemap/: {slug}" for slug in ["blossom-walk", "first-frost", "new-press", "wassail-night"])]
-# Hexo with NexT (Gemini): the tag cloud is a <div> of bare <a>s and the category index a <ul> whose items are a link
-# and a count <span>: no written link list, and a row of links to the frame.
-KNOWN["hexo-next"] = [
-    *(f"/tags/: {tag}" for tag in ["Competition", "Composition", "Learners", "Maintenance", "New Year", "Plain Bob",
-                                    "Safety", "Software", "Tenor"]),
-    "/categories/: Methods", "/categories/: Outings"]
+# ikiwiki: the front page's link list has labels of six and seven words (`LIST_LABEL_WORDS`).
+KNOWN["ikiwiki"] = [f"/: {label}" for label in ["Grafting the old varieties", "The pruning calendar",
+                                                 "News from the society", "Apple and pear varieties on the green",
+                                                 "Pressing day at the cider barn"]]
 # NodeBB (Persona): the category's name is a breadcrumb and a <p class="hidden-xs">, a Bootstrap "hidden" class on a
 # label of three words or fewer (`boilerplate.is_boilerplate`); a tag's page of one topic has no teaser trafilatura
 # kept under the title.
@@ -95,7 +84,8 @@ KNOWN["nodebb"] = [
 # nothing), its pager "Page 1 of 1" with them.
 KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
-               "docusaurus": ["One min read"],
+               # (and on a tag page of two posts, the "Read more" under the one cut short)
+               "docusaurus": ["One min read", "Read more"],
                # NexT puts its header and sidebar inside <main class="main">: on a listing of links the sidebar holds
                # most of the unlinked text (kept, with its site description); the three meta spans "Posted on / Edited
                # on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep on posting." is

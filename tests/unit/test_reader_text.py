@@ -1308,3 +1308,19 @@ def test_two_cards_after_an_article_stay_out() -> None:
     lines = page_content(html, "https://trust.test/news/otters/").text.split("\n")
     assert any(line.startswith("Paragraph 7 of the report") for line in lines), lines
     assert not any(line.startswith("Walk number") for line in lines), lines
+
+
+def test_a_page_of_links_under_its_only_line_lists_them() -> None:
+    """A page whose only words are a title and a line (a count, an intro) and then links, each to a page of its own,
+    is that listing (the committed mirrors' pages): NexT's tag cloud under "9 tags in total" and its category list
+    with counts, ikiwiki's nested map of pages under "This map is redrawn by the wiki". trafilatura kept the line
+    alone."""
+    html = (MIRRORS / "hexo-next/site/tags/index.html").read_text()
+    text = page_content(html, "http://127.0.0.1:4000/tags/").text
+    assert all(tag in text for tag in ("Competition", "Plain Bob", "Tenor")), text
+    html = (MIRRORS / "hexo-next/site/categories/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:4000/categories/").text.split("\n")
+    assert "Methods 1" in lines and "Outings 1" in lines, lines
+    html = (MIRRORS / "ikiwiki/site/sitemap/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/sitemap/").text.split("\n")
+    assert all(page in lines for page in ("grafting", "blossom-walk", "wassail-night", "varieties")), lines
