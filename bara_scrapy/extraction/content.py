@@ -61,6 +61,7 @@ from .missed import (
     page_hero,
     quote_attributions,
     site_rails,
+    standfirst,
     title_line,
     titled_heading,
     written_link_lists,
@@ -253,22 +254,30 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
     """Less the link labels a list's items repeat word for word ("Read more" under each post of a blog's index): the
     list's controls, not its entries. A label is a link of `LABEL_WORDS` words or fewer alone on its line, in a
     group's item, that half of the group's items or more hold (`sizes`: the items of each group, by index), each
-    leading to a page of its own: a reply's author, linked to the same profile in each, is no label.
+    leading to a page of its own: a reply's author, linked to the same profile in each, is no label. A label that
+    leads where a title of its group leads (a heading or a longer line that is all a link) is one too, however few
+    items hold it, unless it names a number (the entry's date or price, linked to it too).
 
     >>> b = lambda t, g, to: Block("p", t, f"[{t}]({to})", group=g, link_words=len(t.split()))
     >>> rows = [b("Opening day at the harbour", 0, "/a"), b("Read more", 0, "/a"), b("Sea kale seeds", 0, "/b"),
     ...         b("Read more", 0, "/b"), b("wren", 1, "/u/wren"), b("wren", 1, "/u/wren")]
     >>> [x.text for x in _without_chrome(rows, rows, [2, 2])]
     ['Opening day at the harbour', 'Sea kale seeds', 'wren', 'wren']
+    >>> [x.text for x in _without_chrome(rows[:3], rows[:3], [2])]
+    ['Opening day at the harbour', 'Sea kale seeds']
     """
     seen: dict[tuple[int, str], list[str]] = {}  # each label, by group: its Markdown (the link) where it stands
+    titled: set[tuple[int, str]] = set()  # where a group's other linked lines lead
     for b in structured:
         if _label(b):
             seen.setdefault((b.group, b.seq), []).append(b.md)
+        elif b.group >= 0 and "](" in b.md and (b.kind == "h" or b.link_words >= b.words):  # a title, all link
+            titled.update((b.group, href) for _, href in _MD_LINK.findall(b.md))
     if not seen:
         return blocks
-    return [b for b in blocks if not _label(b) or len(links := seen.get((b.group, b.seq), ())) < 2
-            or 2 * len(links) < sizes[b.group] or len(set(links)) < 2]
+    return [b for b in blocks if not _label(b) or not (
+        (len(links := seen.get((b.group, b.seq), ())) > 1 and 2 * len(links) >= sizes[b.group] and len(set(links)) > 1)
+        or (not any(c.isdigit() for c in b.text) and any((b.group, to) in titled for _, to in _MD_LINK.findall(b.md))))]
 
 
 def _label(b: Block) -> bool:
@@ -680,6 +689,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     home = parts.path in ("", "/") and not parts.query  # the site's own page: its name heads it
     hero_sites = frozenset() if home else sites  # what may not head the page: on its root page, nothing
     top = None if (hero := page_hero(tree, hero_sites)) is None else _hero_in(structure, hero)
+    subheading = standfirst(top)  # however short: the frame would take it for a label
     if top is None and (line := title_line(tree, title, hero_sites)) is not None:
         top = _headline_in(structure, line)
     paragraphize(tree)
@@ -713,7 +723,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos),
                        *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
-                       *listings_after(structure, url, kept, kept_words)])
+                       *listings_after(structure, url, kept, kept_words),
+                       *(() if subheading is None else (subheading,))])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()

@@ -556,6 +556,31 @@ def main_headline(root: HtmlElement, title: str, sites: Collection[str] = ()) ->
     return max(named, key=lambda h: len(h.text_content())) if named else None
 
 
+def standfirst(hero: HtmlElement | None) -> HtmlElement | None:
+    """The line a hero (`page_hero`) sets under its headline, however short ("This is what I do."): the element right
+    after its `<h1>`, holding words and no link, no element that is a block, and no digit (a dateline, "Posted on
+    May 2"), and not the headline's words again. The frame takes a longer one; one this short would go for a label.
+
+    >>> from lxml.html import fromstring
+    >>> standfirst(fromstring('<header><h1>About me</h1><span>This is what I do.</span></header>')).text
+    'This is what I do.'
+    >>> [standfirst(fromstring(f'<header><h1>Post</h1>{x}</header>')) for x in ('<p>Posted on May 2</p>',
+    ...                                                                          '<p><a href="/">Home</a></p>')]
+    [None, None]
+    """
+    h1 = None if hero is None else next(hero.iter("h1"), None)
+    if h1 is None:
+        return None
+    line = next((el for el in h1.itersiblings() if isinstance(el.tag, str)), None)
+    if line is None or next(line.iterdescendants("a", *_BLOCKS), None) is not None:
+        return None
+    text = seq(line.text_content())
+    return line if text.strip() and text != seq(h1.text_content()) and not any(c.isdigit() for c in text) else None
+
+
+_BLOCKS = ("p", "div", "ul", "ol", "table", "section", "form", "h1", "h2", "h3", "h4", "h5", "h6")  # under a line
+
+
 def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | None:
     """The hero the page's headline stands in, before and outside its single `<main>` (Docusaurus's landing pages
     and blog archive: `<header class="hero"><h1>…</h1><p>tagline</p></header><main>…`): the `<h1>`'s widest

@@ -34,10 +34,10 @@ KNOWN["docusaurus"] = [
 # written links.
 KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [
     "/index.php/Category:Harrowgate_Canal: Harrowgate Canal locks"]
-# Start Bootstrap: a standfirst of two to five words under the headline ("This is what I do.") is too short for frame
-# content, where bylines stand ("By Drew Israel", "Tom Krisher, Ap Auto Writer": most such lines on the corpora).
+# Start Bootstrap's Modern Business: a standfirst of two words under the headline, in the content's first box (no
+# hero: the page has no <main>), is too short for frame content, where bylines stand ("By Drew Israel", "Tom Krisher,
+# Ap Auto Writer": most such lines on the corpora).
 KNOWN["bootstrap-business"] = ["/portfolio-overview.html: Company portfolio"]
-KNOWN["bootstrap-clean-blog"] = ["/about.html: This is what I do.", "/contact.html: Have questions? I have answers."]
 # Nikola: "Related posts" lists other posts' titles of six words or more, longer than a page's name
 # (`LIST_LABEL_WORDS`): other stories' headlines, as news pages list them.
 KNOWN["nikola"] = [
@@ -84,8 +84,7 @@ KNOWN["nodebb"] = [
 # nothing), its pager "Page 1 of 1" with them.
 KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
                # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
-               # (and on a tag page of two posts, the "Read more" under the one cut short)
-               "docusaurus": ["One min read", "Read more"],
+               "docusaurus": ["One min read"],
                # NexT puts its header and sidebar inside <main class="main">: on a listing of links the sidebar holds
                # most of the unlinked text (kept, with its site description); the three meta spans "Posted on / Edited
                # on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep on posting." is

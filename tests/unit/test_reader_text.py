@@ -1324,3 +1324,32 @@ def test_a_page_of_links_under_its_only_line_lists_them() -> None:
     html = (MIRRORS / "ikiwiki/site/sitemap/index.html").read_text()
     lines = page_content(html, "http://127.0.0.1:8000/sitemap/").text.split("\n")
     assert all(page in lines for page in ("grafting", "blossom-walk", "wassail-night", "varieties")), lines
+
+
+def test_a_heros_short_standfirst_is_content() -> None:
+    """The line a hero sets under the page's headline is its standfirst however short (Start Bootstrap's Clean Blog:
+    `<header class="masthead"><h1>About Me</h1><span class="subheading">This is what I do.</span>`); the frame took
+    a line this short for a label. A dateline there stays out."""
+    for page, line in (("about.html", "This is what I do."), ("contact.html", "Have questions? I have answers.")):
+        html = (MIRRORS / f"bootstrap-clean-blog/site/{page}").read_text()
+        assert line in page_content(html, f"http://127.0.0.1:8000/{page}").text.split("\n")
+    html = _walks_page(3, True, "main").replace("<h1>Walks</h1>", "").replace(
+        "<main>", "<header><h1>Walks</h1><p>Posted on May 2</p></header><main>")
+    lines = page_content(html, "https://trust.test/walks/").text.split("\n")
+    assert "Walks" in lines and "Posted on May 2" not in lines, lines
+
+
+def test_a_short_link_to_where_its_entrys_title_leads_is_the_entrys_control() -> None:
+    """A "Read more" under one entry of a listing leads where the entry's title leads: it is the entry's control,
+    however few entries carry one (Docusaurus's tag page of two posts, one cut short). A date linked to the post
+    names a number and stays."""
+    html = (MIRRORS / "docusaurus/site/blog/tags/announcements/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:3000/blog/tags/announcements/").text.split("\n")
+    assert "Read more" not in lines and "Spring Catalogue Delayed by a Storm" in lines, lines
+    entry = ("<article><h2><a href='/p/{0}/'>Walk number {0} along the weir</a></h2><p><a href='/p/{0}/'>May {0}, "
+             "2026</a></p><p>A gentle loop past the otters' holt, with a tea room at the end of it.</p>{1}</article>")
+    listing = "".join(entry.format(n, f"<p><a href='/p/{n}/'>Read more</a></p>" if n == 1 else "")
+                      for n in (1, 2, 3))
+    html = f"<html><body><main><h1>Walks</h1>{listing}</main></body></html>"
+    lines = page_content(html, "https://trust.test/walks/").text.split("\n")
+    assert "Read more" not in lines and "May 1, 2026" in lines and "Walk number 3 along the weir" in lines, lines
