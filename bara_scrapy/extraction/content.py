@@ -256,7 +256,8 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
     group's item, that half of the group's items or more hold (`sizes`: the items of each group, by index), each
     leading to a page of its own: a reply's author, linked to the same profile in each, is no label. A label that
     leads where a title of its group leads (a heading or a longer line that is all a link) is one too, however few
-    items hold it, unless it names a number (the entry's date or price, linked to it too).
+    items hold it, unless it names a number (the entry's date or price, linked to it too) or lies inside the card's
+    own link with the title (`Block.carded`: the card's summary).
 
     >>> b = lambda t, g, to: Block("p", t, f"[{t}]({to})", group=g, link_words=len(t.split()))
     >>> rows = [b("Opening day at the harbour", 0, "/a"), b("Read more", 0, "/a"), b("Sea kale seeds", 0, "/b"),
@@ -277,7 +278,8 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
         return blocks
     return [b for b in blocks if not _label(b) or not (
         (len(links := seen.get((b.group, b.seq), ())) > 1 and 2 * len(links) >= sizes[b.group] and len(set(links)) > 1)
-        or (not any(c.isdigit() for c in b.text) and any((b.group, to) in titled for _, to in _MD_LINK.findall(b.md))))]
+        or (not b.carded and not any(c.isdigit() for c in b.text)
+            and any((b.group, to) in titled for _, to in _MD_LINK.findall(b.md))))]
 
 
 def _label(b: Block) -> bool:
