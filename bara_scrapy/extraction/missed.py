@@ -31,6 +31,7 @@ LONG_ARTICLE = 300  # after an article this long, a run past its last paragraph 
 FEW_WORDS = 50  # ... and a list of link titles only when trafilatura found no prose at all
 TEXT_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption")
 LIST_LABEL_WORDS = 5  # a link's label in a list written in the article's flow, at most: a page's name
+HEADED_LABEL_WORDS = 12  # ... in such a list under a heading of its own: a page's title
 ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a byline
 _EXCERPT_TAGS = ("p", "div", "blockquote", "li")  # the blocks an entry's excerpt is written in
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
@@ -788,7 +789,9 @@ def written_link_lists(root: HtmlElement, kept: Kept, frame: Collection[HtmlElem
       wiki page's section of links ("Where to begin").
 
     A template's related-stories box or tag list stands in a wrapper of its own after the text's end, and a list of
-    other stories' headlines has longer labels.
+    other stories' headlines has longer labels. A list that opens a section under its heading (`_headed`: ikiwiki's
+    "Start here", a chapter list under "What is in this guide", a post's "Related posts") is the author's, and its
+    labels may be pages' titles (`HEADED_LABEL_WORDS`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><p>Where to go next.</p><ul><li><a href="/a">Where we rehearse</a></li><li><a href='
@@ -803,14 +806,16 @@ def written_link_lists(root: HtmlElement, kept: Kept, frame: Collection[HtmlElem
         at = _written_at(lst, kept, frame)
         if at is None:
             continue
+        label = HEADED_LABEL_WORDS if _headed(at) else LIST_LABEL_WORDS
         if at is lst:
             items = [li for li in at if isinstance(li.tag, str)]
-            out += items if len(items) > 1 and _written_links(items) else []
+            out += items if len(items) > 1 and _written_links(items, label) else []
         elif at not in wrappers:  # a listing's wrapper: its lists together
             wrappers.add(at)
             lists = _LINK_LISTS(at)
             items = [li for one in lists for li in one if isinstance(li.tag, str)]
-            if len(lists) == len(_LISTS(at)) and _written_links(items):  # one item too: "only the following page"
+            # one item too: "only the following page"
+            if len(lists) == len(_LISTS(at)) and _written_links(items, label):
                 out += items
     return out
 
@@ -906,13 +911,32 @@ _CALLOUT_TITLES = XPath(f"//*[self::div or self::aside or self::section][precedi
                         "or self::ul or self::ol or self::table or self::li or self::section])]")
 
 
-def _written_links(items: list[HtmlElement]) -> bool:
+def _headed(el: HtmlElement) -> bool:
+    """Whether a list opens a section of its own under a heading: the element before it (or, when it is the first,
+    before the box it opens), elements without words passed over, is a heading, or a paragraph introducing it that
+    has a heading so before it."""
+    node, intro = el, True
+    while node is not None and node.tag not in _FLOW_ROOTS:
+        before = next((sib for sib in node.itersiblings(preceding=True) if isinstance(sib.tag, str)
+                       and (sib.text_content().strip() or next(sib.iter("img"), None) is not None)), None)
+        if before is None:
+            node = node.getparent()
+        elif before.tag in HEADINGS:
+            return True
+        elif intro and paragraph(before):
+            node, intro = before, False
+        else:
+            return False
+    return False
+
+
+def _written_links(items: list[HtmlElement], label_words: int = LIST_LABEL_WORDS) -> bool:
     """Whether list items, each one link and nothing else (`_LINK_LISTS`), are written links: labels of
     `LIST_LABEL_WORDS` words at most, the whole item, to pages of their own, none twice."""
     links = [next(li.iter("a")) for li in items]
     targets = [(a.get("href") or "").strip() for a in links]
     return len(set(targets)) == len(items) and all(_page_link(t) for t in targets) and all(
-        (label := seq(li.text_content())) == seq(a.text_content()) and 0 < seq_words(label) <= LIST_LABEL_WORDS
+        (label := seq(li.text_content())) == seq(a.text_content()) and 0 < seq_words(label) <= label_words
         for li, a in zip(items, links, strict=True))
 
 

@@ -38,39 +38,13 @@ KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [
 # hero: the page has no <main>), is too short for frame content, where bylines stand ("By Drew Israel", "Tom Krisher,
 # Ap Auto Writer": most such lines on the corpora).
 KNOWN["bootstrap-business"] = ["/portfolio-overview.html: Company portfolio"]
-# Nikola: "Related posts" lists other posts' titles of six words or more, longer than a page's name
-# (`LIST_LABEL_WORDS`): other stories' headlines, as news pages list them.
-KNOWN["nikola"] = [
-    "/posts/sharing-data-with-county-recorder/: Related posts",
-    "/posts/sharing-data-with-county-recorder/: How We Format Our Nightly Records",
-    "/posts/sharing-data-with-county-recorder/: The Elephant Hawk-moth Evening",
-    "/posts/winter-moths-and-lamp-safety/: Choosing a Trap for a Small Garden",
-    "/posts/winter-moths-and-lamp-safety/: How We Format Our Nightly Records",
-    "/posts/winter-moths-and-lamp-safety/: First Night of the Season at the Reedbed Hide",
-]
 # Starlight: a Tabs component's labels are in-page links.
 KNOWN["starlight"] = ["/guides/extracting-birds/: Great spotted woodpecker"]
-# Asciidoctor: the index's list of chapter links stands in a `div.ulist` of its own (a template's tag list does too)
-# and one label is a chapter's title of seven words (over `LIST_LABEL_WORDS`); the footnotes stand in `div#footnotes`
-# after `div#content`, outside the frame; the FAQ's closing line is half links, which trafilatura drops and the frame
-# takes as a row of links (`FRAME_LINK_SHARE`).
+# Asciidoctor: the footnotes stand in `div#footnotes` after `div#content`, outside the frame; the FAQ's closing line
+# is half links, which trafilatura drops and the frame takes as a row of links (`FRAME_LINK_SHARE`).
 KNOWN["asciidoctor"] = [
-    "/: Installing the logger on a harbour wall", "/: Configuring the sampling schedule", "/: Reading the record files",
-    "/: Seasonal maintenance", "/: Frequently asked questions",
     "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC",
     "/faq.html: Return to the user guide contents or read about the spring visit"]
-# Trac: a "Related pages" list of wiki links holds a label of seven words ("How a week's grid is stored"), longer
-# than a page's name (`LIST_LABEL_WORDS`).
-KNOWN["trac"] = [
-    "/wiki/VolunteerMeetingNotes: Studio Rota home",
-    "/wiki/VolunteerMeetingNotes: House rules for presenters",
-    "/wiki/VolunteerMeetingNotes: Setting up the studio computer",
-    "/wiki/VolunteerMeetingNotes: How a week's grid is stored",
-]
-# ikiwiki: the front page's link list has labels of six and seven words (`LIST_LABEL_WORDS`).
-KNOWN["ikiwiki"] = [f"/: {label}" for label in ["Grafting the old varieties", "The pruning calendar",
-                                                 "News from the society", "Apple and pear varieties on the green",
-                                                 "Pressing day at the cider barn"]]
 # NodeBB (Persona): the category's name is a breadcrumb and a <p class="hidden-xs">, a Bootstrap "hidden" class on a
 # label of three words or fewer (`boilerplate.is_boilerplate`); a tag's page of one topic has no teaser trafilatura
 # kept under the title.

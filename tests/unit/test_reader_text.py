@@ -1353,3 +1353,22 @@ def test_a_short_link_to_where_its_entrys_title_leads_is_the_entrys_control() ->
     html = f"<html><body><main><h1>Walks</h1>{listing}</main></body></html>"
     lines = page_content(html, "https://trust.test/walks/").text.split("\n")
     assert "Read more" not in lines and "May 1, 2026" in lines and "Walk number 3 along the weir" in lines, lines
+
+
+def test_a_list_of_links_opening_a_section_under_its_heading_keeps_its_titles() -> None:
+    """A list of links to pages of their own that opens a section of the text under its heading (or under the
+    paragraph that introduces it) is the author's: its labels may be pages' titles of six words or more (the
+    committed mirrors: ikiwiki's "Start here", Asciidoctor's chapter list under "What is in this guide"). A list of
+    headlines set after a paragraph, with no heading of its own (a news page's "read next"), stays out."""
+    html = (MIRRORS / "ikiwiki/site/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/").text.split("\n")
+    assert "Apple and pear varieties on the green" in lines and "Pressing day at the cider barn" in lines, lines
+    html = (MIRRORS / "asciidoctor/site/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/").text.split("\n")
+    assert "Installing the logger on a harbour wall" in lines and "Seasonal maintenance" in lines, lines
+    read_next = ('<ul><li><a href="/news/weir">Anglers fear the weir will close before the summer</a></li>'
+                 '<li><a href="/news/mill">The old mill reopens as a museum of river life</a></li></ul>'
+                 '<p>Originally published by the river trust on its own site.</p>')
+    lines = page_content(f'<html><body><main><h1>Otters return</h1>{BODY}{read_next}</main></body></html>',
+                         URL).text.split("\n")
+    assert "Anglers fear the weir will close before the summer" not in lines, lines
