@@ -308,10 +308,10 @@ def near_container(kept: Kept, kept_words: int) -> HtmlElement:
 def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> list[Group]:
     """The entries of other pages that come in twos, too few for a group (`lists.MIN_ITEMS`): two elements of one
     signature in one parent, each headed by a heading that links to another page (or lies under a link laid over
-    it, `lists.overlay`) with an excerpt after it (a block of `ENTRY_TEXT_WORDS` words or more outside links) — a
-    listing of two cards. They are content where a group would be (`missed_groups`): in the kept text's container
-    (`near_container`) when the kept text is short (not an article with a related-stories pair after it), or when
-    one of the two holds kept text. Each pair is a group of two, so its items' lines go as a group's do.
+    it, `lists.overlay`) over words of its own (`_entry`: an excerpt, a date and a place) — a listing of two cards.
+    They are content where a group would be (`missed_groups`): in the kept text's container (`near_container`) when
+    the kept text is short (not an article with a related-stories pair after it), or when one of the two holds kept
+    text. Each pair is a group of two, so its items' lines go as a group's do.
 
     >>> from lxml.html import fromstring
     >>> card = '<div class="card"><h3><a href="/w/{0}">Walk {0}</a></h3><p>A loop past the otters holt.</p></div>'
@@ -332,7 +332,7 @@ def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> lis
         if pair is None or (parent := pair[0].getparent()) in seen:
             continue
         seen.add(parent)
-        placed = (near is not None and near in parent.iterancestors()) or near is parent or any(
+        placed = (near is not None and (near is parent or near in parent.iterancestors())) or any(
             kept.held.get(el, 0) for el in pair)
         if placed and all(_entry(item, url) for item in pair):
             found.append(Group(parent, pair, sum(words(el.text_content()) for el in pair), link_stats(pair)[0]))
@@ -360,15 +360,29 @@ def _pair_of(h: HtmlElement, root: HtmlElement,
 
 
 def _entry(item: HtmlElement, url: str) -> bool:
-    """Whether an element is an entry of another page: its first heading links elsewhere, or a link laid over it
-    (`lists.overlay`) does, and an excerpt follows the heading (`ENTRY_TEXT_WORDS` words or more outside links)."""
-    h = next(item.iter(*HEADINGS), None)
+    """Whether an element is an entry of another page: its one heading links elsewhere, or a link laid over it
+    (`lists.overlay`) does, and the entry says something besides its title: `ENTRY_TEXT_WORDS` words or more
+    outside its heading and links (an excerpt, or a date and a place). It holds no table of words and no form (a
+    widget of market figures, a column of the page's layout, a search box).
+
+    >>> from lxml.html import fromstring
+    >>> event = '<li><h3><a href="/e/1">Otter count</a></h3><p>Saturday 14 March, 7am</p><p>Mill car park</p></li>'
+    >>> _entry(fromstring(event), "http://h/events/"), _entry(fromstring(event[:-38] + "</li>"), "http://h/events/")
+    (True, False)
+    """
+    headings = list(item.iter(*HEADINGS))
+    if len(headings) != 1 or any(el.tag == "form" or el.text_content().strip() for el in item.iter("table", "form")):
+        return False  # a column of the page's layout, a widget of figures, a form (a table may draw a progress bar)
     cover = overlay(item)
-    if h is None or not (links_elsewhere(h, url) or (cover is not None and leads_elsewhere(cover.get("href"), url))):
+    if not (links_elsewhere(headings[0], url) or (cover is not None and leads_elsewhere(cover.get("href"), url))):
         return False
-    return any(follows_in_document(el, h) and next(el.iterancestors("a"), None) is None
-               and seq_words(seq(" ".join(el.itertext()))) - sum(words(a.text_content()) for a in el.iter("a"))
-               >= ENTRY_TEXT_WORDS for el in item.iter(*_EXCERPT_TAGS))
+    return words(" ".join(_OWN_TEXT(item))) >= ENTRY_TEXT_WORDS
+
+
+# an entry's words besides its title: outside its headings and links, and outside tables and forms (a market data
+# box's figures, a search form's labels)
+_OWN_TEXT = XPath("descendant::text()[not(ancestor::a or ancestor::h1 or ancestor::h2 or ancestor::h3 or "
+                  "ancestor::h4 or ancestor::h5 or ancestor::h6 or ancestor::table or ancestor::form)]")
 
 
 def mostly_missed(g: Group, kept_seq: str) -> bool:

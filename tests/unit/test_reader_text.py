@@ -1372,3 +1372,20 @@ def test_a_list_of_links_opening_a_section_under_its_heading_keeps_its_titles() 
     lines = page_content(f'<html><body><main><h1>Otters return</h1>{BODY}{read_next}</main></body></html>',
                          URL).text.split("\n")
     assert "Anglers fear the weir will close before the summer" not in lines, lines
+
+
+def test_a_listing_of_two_events_keeps_their_titles() -> None:
+    """Two events, each a linked title over a date and a place, are a listing of two: their words besides the title
+    are several short lines, no excerpt of six words (`missed._entry` counts the entry's words outside its heading
+    and links). The titles were lost, the dates and places kept."""
+    events = [("Spring otter count", "Saturday 14 March, 7am", "Mill car park"),
+              ("Hedge laying day", "Sunday 22 March, 10am", "Weir cottage")]
+    items = "".join(f"<li><h3><a href='/events/{n}'>{title}</a></h3><p>{day}</p><p>{place}</p></li>"
+                    for n, (title, day, place) in enumerate(events))
+    intro = "<p>Every walk and work day the trust holds along the river this spring, with where to meet.</p>"
+    for wrap in ("main", "div"):
+        body = f"<h1>Events</h1>{intro}<ul class='events'>{items}</ul>"
+        page = f"<main>{body}</main>" if wrap == "main" else f"<div id='content'>{body}</div>"
+        html = f"<html><head><title>Events | River Trust</title></head><body>{page}</body></html>"
+        lines = page_content(html, "https://trust.test/events/").text.split("\n")
+        assert all(title in lines and day in lines for title, day, _ in events), (wrap, lines)
