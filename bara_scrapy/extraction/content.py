@@ -22,10 +22,10 @@ import logging
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from itertools import takewhile
+from itertools import pairwise, takewhile
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -224,12 +224,15 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             for n, b in enumerate(out)]  # a header row put back above trafilatura's first row: one table
 
 
-def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozenset()) -> list[Block]:
+def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozenset(),
+                     structured: Sequence[Block] = ()) -> list[Block]:
     """Less the headings the frame added over nothing: the label of a section left out ("Suggested Topics" over
     a rail of other pages, "Related" over teasers), followed by no line before the next heading of its rank. A
     card's title (a heading inside the card's link) is the card's content on its own, and the page's headline
     (`headlines`, as `seq`s) heads the page, whatever rank its first section has (a blog theme's `<h2>` title
-    over the post's own `<h2>`s).
+    over the post's own `<h2>`s). So is an entry's title the caller marked when the line after it in the tree
+    (`structured`), not a heading, is in the text elsewhere: trafilatura read the first of a page's `<article>`s
+    first, so its excerpt leads the text and its title stands over the next entry's.
 
     >>> h = lambda t, n: Block("h", t, t, n, framed=True)
     >>> p = Block("p", "Body", "Body")
@@ -239,12 +242,19 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
     ['Part', 'Step', 'Body', 'Next', 'Body']
     >>> [b.text for b in _without_orphans([h("FAQ", 2), h("Why", 2), p], {" faq "})]
     ['FAQ', 'Why', 'Body']
+    >>> otters, gist = Block("h", "Otters", "", 3, marked=True, framed=True), Block("p", "Nine came back.", "")
+    >>> [b.text for b in _without_orphans([gist, otters, h("Herons", 3), p], structured=[otters, gist])]
+    ['Nine came back.', 'Otters', 'Herons', 'Body']
     """
+    after: dict[int, str] = {}  # a marked heading of the tree -> the line after it there
+    if any(b.marked and b.kind == "h" for b in blocks):
+        after = {id(b): nxt.seq for b, nxt in pairwise(structured) if b.marked and b.kind == "h" and nxt.kind != "h"}
+    present = {b.seq for b in blocks} if after else set()
     out = []
     for n, b in enumerate(blocks):
         nxt = blocks[n + 1] if n + 1 < len(blocks) else None
         if b.kind == "h" and b.framed and not b.carded and (nxt is None or (nxt.kind == "h" and nxt.level <= b.level)) \
-                and b.seq not in headlines:
+                and b.seq not in headlines and after.get(id(b)) not in present:
             continue
         out.append(b)
     return out
@@ -412,7 +422,7 @@ def _frame_content(b: Block) -> bool:
         return False
     if b.kind != "code" and not (b.kind == "h" and b.level == 1) and _dateline(b, tokens):
         return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM"), a copyright
-        # line; a list's item naming a year and no day or time ("13th") is a reference or an event, no date ("recorded
+        # line; a line naming a year and no day or time ("13th") is a reference, an event, a bio, no date ("recorded
         # by the society in 1972", MediaWiki's references); an <h1> with a year is a title ("Month: May 2026")
     if b.kind == "h" and b.carded:
         return True  # a card's title: a heading inside the card's link (a linked headline is not one)
@@ -422,10 +432,14 @@ def _frame_content(b: Block) -> bool:
 def _dateline(b: Block, tokens: list[str]) -> bool:
     """Whether a line of the frame is a byline, dateline or timestamp, by its words outside its links (a reference's
     links back to where it is cited, "↑ 1.0 1.1", are no date): a third of them numbers, or a short line naming a
-    year; a list's item naming a year also names a day or a time ("13th", "6:21") or holds "©".
+    year and a day or a time ("13th", "6:21"), or a copyright. A line naming a year alone is a sentence, a caption
+    or a bio's ("Warden of the lower river since 2004; I count otters at dawn.").
 
     >>> _dateline(Block("p", "Posted 13 May 2026", "Posted 13 May 2026"), ["Posted", "13", "May", "2026"])
     True
+    >>> bio = "Warden of the lower river since 2004; I count otters at dawn."
+    >>> _dateline(Block("p", bio, bio), word_list(bio))
+    False
     >>> ref = Block("li", "↑ 1.0 1.1 The Navigation Act, 1791.", "↑ [1.0](#r-0) [1.1](#r-1) The Navigation Act, 1791.")
     >>> _dateline(ref, word_list(ref.text))
     False
@@ -436,7 +450,7 @@ def _dateline(b: Block, tokens: list[str]) -> bool:
     n = len(words)
     return DATELINE_SHARE * sum(t.isdigit() for t in words) >= n or (
         n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in words)
-        and (b.kind != "li" or sum(any(c.isdigit() for c in t) for t in words) > 1 or "©" in b.text))
+        and (sum(any(c.isdigit() for c in t) for t in words) > 1 or "©" in b.text or "copyright" in b.seq))
 
 
 def _outside_words(blocks: list[Block], furniture: str) -> int:
@@ -744,7 +758,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
     titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
     headlines = titled_seqs | ({_seq(headline.text_content())} if headline is not None else set())
-    blocks = _without_orphans(_without_chrome(blocks, structured, [len(g.items) for g in groups]), headlines)
+    blocks = _without_orphans(_without_chrome(blocks, structured, [len(g.items) for g in groups]), headlines,
+                              structured)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(_words(blocks), body_words):

@@ -1389,3 +1389,32 @@ def test_a_listing_of_two_events_keeps_their_titles() -> None:
         html = f"<html><head><title>Events | River Trust</title></head><body>{page}</body></html>"
         lines = page_content(html, "https://trust.test/events/").text.split("\n")
         assert all(title in lines and day in lines for title, day, _ in events), (wrap, lines)
+
+
+def test_a_profiles_bio_naming_a_year_is_content() -> None:
+    """A profile's bio over the user's articles is a sentence that may name a year ("since 2004"): no dateline, which
+    names a day or a time too. It was taken for a byline and lost."""
+    news = "".join(f"<div class='article-preview'><a href='/article/{n}'><h1>{title}</h1><p>{gist}</p></a></div>"
+                   for n, (title, gist) in enumerate([("Otters return to the weir", "Nine were counted this spring."),
+                                                      ("Footbridge opens", "The weir walk and the mill walk join.")]))
+    html = ("<html><head><title>River Trust</title></head><body><main><div class='user-info'><img src='/ann.jpg' "
+            "alt=''><h1>ann</h1><p>Warden of the lower river since 2004; I count otters at dawn.</p></div>"
+            f"{news}</main></body></html>")
+    lines = page_content(html, "https://trust.test/u/ann").text.split("\n")
+    assert "Warden of the lower river since 2004; I count otters at dawn." in lines, lines
+
+
+def test_the_first_of_a_home_pages_articles_keeps_its_title() -> None:
+    """trafilatura reads the first of a page's `<article>`s first: its excerpt leads the text, and the entry's title,
+    put back over the next entry's, was dropped as a heading over nothing. It stays, since its excerpt is in the
+    text."""
+    news = [("Otters return to the weir", "Volunteers counted nine otters below the weir this spring."),
+            ("Footbridge opens", "The new crossing joins the weir walk and the mill walk."),
+            ("Record heron count", "Forty-two herons nested in the wood by the quarry.")]
+    entries = "".join(f"<article><h3><a href='/news/{n}'>{title}</a></h3><p>{gist}</p></article>"
+                      for n, (title, gist) in enumerate(news))
+    html = ("<html><head><title>River Trust</title></head><body><div id='content'><section><h1>River Trust</h1><p>"
+            "Forty miles of riverbank, looked after by volunteers from every village along it.</p></section><section>"
+            f"<h2>Latest news</h2>{entries}</section></div></body></html>")
+    lines = page_content(html, "https://trust.test/").text.split("\n")
+    assert all(title in lines and gist in lines for title, gist in news), lines
