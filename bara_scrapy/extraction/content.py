@@ -737,7 +737,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos),
-                       *(() if titled is None else (titled,)), *entry_titles(structure, url, kept_seq),
+                       *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
                        *listings_after(structure, url, kept, kept_words),
                        *(() if subheading is None else (subheading,))])
@@ -748,7 +748,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     own = before_end(article, end) if article is not None else ()
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
     frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
-    marks |= frozenset([*written_link_lists(structure, kept, frame), *callout_titles(structure, kept_seq, frame),
+    teasers = frame if short else ()  # no prose: the frame's sentences are the entries' teasers
+    marks |= frozenset([*entry_titles(structure, url, kept_seq, teasers), *written_link_lists(structure, kept, frame),
+                        *callout_titles(structure, kept_seq, frame),
                         *quote_attributions(structure, kept_seq, frame)])
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])

@@ -708,7 +708,7 @@ def first_heading(root: HtmlElement, items: Collection[HtmlElement], sites: Coll
     return None
 
 
-def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement]:
+def entry_titles(root: HtmlElement, url: str, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
     """The titles of the page's entries of other pages whose text trafilatura kept: a heading (h1-h4) linking to
     another page, followed in its parent (or its `<header>`'s) by a block whose words the kept text holds (an
     archive's post title over the excerpt it kept), or with such a block after it in the list item it heads (a
@@ -739,7 +739,7 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str) -> list[HtmlElement
             nxt = nxt.getnext()
         if nxt is not None and _kept_excerpt(nxt, kept_seq):
             found.append(h)
-        elif (item := _item_kept(h, kept_seq)) is not None:  # and the titles of the list's other items
+        elif (item := _item_kept(h, kept_seq, frame)) is not None:  # and the titles of the list's other items
             found.extend(other for other in _item_titles(item) if links_elsewhere(other, url))
     return list(dict.fromkeys(found))
 
@@ -749,14 +749,15 @@ def _kept_excerpt(el: HtmlElement, kept_seq: str) -> bool:
     return seq_words(words := seq(" ".join(el.itertext()))) >= ENTRY_TEXT_WORDS and words in kept_seq
 
 
-def _item_kept(h: HtmlElement, kept_seq: str) -> HtmlElement | None:
+def _item_kept(h: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> HtmlElement | None:
     """The list item a heading heads (its nearest `<li>`, the heading its first) when it holds after the heading a
-    block the kept text holds (`_kept_excerpt`)."""
+    block the kept text holds (`_kept_excerpt`), or a sentence of the `frame` (`_framed_sentence`: the caller gives
+    the frame of a page with no prose, whose teasers are its text, as a forum's row of one topic's latest post)."""
     item = next(h.iterancestors("li"), None)
     if item is None or next(item.iter(*HEADINGS)) is not h:
         return None
     after = (el for el in item.iter(*_EXCERPT_TAGS) if follows_in_document(el, h))
-    return item if any(_kept_excerpt(el, kept_seq) for el in after) else None
+    return item if any(_kept_excerpt(el, kept_seq) or _framed_sentence(el, frame) for el in after) else None
 
 
 def _item_titles(item: HtmlElement) -> list[HtmlElement]:

@@ -46,13 +46,10 @@ KNOWN["asciidoctor"] = [
     "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC",
     "/faq.html: Return to the user guide contents or read about the spring visit"]
 # NodeBB (Persona): the category's name is a breadcrumb and a <p class="hidden-xs">, a Bootstrap "hidden" class on a
-# label of three words or fewer (`boilerplate.is_boilerplate`); a tag's page of one topic has no teaser trafilatura
-# kept under the title.
+# label of three words or fewer (`boilerplate.is_boilerplate`).
 KNOWN["nodebb"] = [
     "/category/5/urban-beekeeping: Urban Beekeeping", "/category/6/vintage-radio-repair: Vintage Radio Repair",
-    "/category/7/sourdough-baking: Sourdough Baking",
-    "/tags/starter: My rye starter smells of nail varnish remover",
-    "/tags/hum: Hum on a 1950s mains receiver after recapping"]
+    "/category/7/sourdough-baking: Sourdough Baking"]
 # A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
 # the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
 # nothing), its pager "Page 1 of 1" with them.

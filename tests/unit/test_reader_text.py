@@ -1418,3 +1418,11 @@ def test_the_first_of_a_home_pages_articles_keeps_its_title() -> None:
             f"<h2>Latest news</h2>{entries}</section></div></body></html>")
     lines = page_content(html, "https://trust.test/").text.split("\n")
     assert all(title in lines and gist in lines for title, gist in news), lines
+
+
+def test_a_forums_tag_page_of_one_topic_keeps_its_title() -> None:
+    """NodeBB's page of the topics under a tag, one topic: a row whose `<h2><a>` title trafilatura leaves out, with
+    the latest post's teaser, which the frame of a page with no prose holds (the committed mirror's page)."""
+    html = (MIRRORS / "nodebb/site/tags/hum").read_text()
+    lines = page_content(html, "http://127.0.0.1:4567/tags/hum").text.split("\n")
+    assert "Hum on a 1950s mains receiver after recapping" in lines, lines
