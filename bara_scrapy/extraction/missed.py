@@ -307,8 +307,9 @@ def near_container(kept: Kept, kept_words: int) -> HtmlElement:
 
 def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> list[Group]:
     """The entries of other pages that come in twos, too few for a group (`lists.MIN_ITEMS`): two elements of one
-    signature in one parent, each headed by a heading that links to another page (or lies under a link laid over
-    it, `lists.overlay`) over words of its own (`_entry`: an excerpt, a date and a place) — a listing of two cards.
+    signature in one parent, each headed by a title that links to another page (a heading, or, beside a short kept
+    text, a link of a title's length with no words before it: `_entry_title`) or lying under a link laid over it
+    (`lists.overlay`), over words of its own (`_entry`: an excerpt, a date and a place) — a listing of two cards.
     They are content where a group would be (`missed_groups`): in the kept text's container (`near_container`) when
     the kept text is short (not an article with a related-stories pair after it), or when one of the two holds kept
     text. Each pair is a group of two, so its items' lines go as a group's do.
@@ -327,7 +328,9 @@ def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> lis
     found: list[Group] = []
     seen: set[HtmlElement] = set()
     runs: dict[HtmlElement, dict[str, list[HtmlElement]]] = {}
-    for h in root.iter(*HEADINGS):
+    for h in root.iter(*HEADINGS, *(("a",) if near is not None else ())):  # a title link, only beside a short text
+        if h.tag == "a" and not (is_title_link(h) and next(h.iterancestors(*HEADINGS), None) is None):
+            continue  # a title is a heading, or a link of a title's length
         pair = _pair_of(h, root, runs)
         if pair is None or (parent := pair[0].getparent()) in seen:
             continue
@@ -360,8 +363,8 @@ def _pair_of(h: HtmlElement, root: HtmlElement,
 
 
 def _entry(item: HtmlElement, url: str) -> bool:
-    """Whether an element is an entry of another page: its one heading links elsewhere, or a link laid over it
-    (`lists.overlay`) does, and the entry says something besides its title: `ENTRY_TEXT_WORDS` words or more
+    """Whether an element is an entry of another page: its title (`_entry_title`) links elsewhere, or a link laid
+    over it (`lists.overlay`) does, and the entry says something besides its title: `ENTRY_TEXT_WORDS` words or more
     outside its heading and links (an excerpt, or a date and a place). It holds no table of words and no form (a
     widget of market figures, a column of the page's layout, a search box).
 
@@ -370,13 +373,27 @@ def _entry(item: HtmlElement, url: str) -> bool:
     >>> _entry(fromstring(event), "http://h/events/"), _entry(fromstring(event[:-38] + "</li>"), "http://h/events/")
     (True, False)
     """
-    headings = list(item.iter(*HEADINGS))
-    if len(headings) != 1 or any(el.tag == "form" or el.text_content().strip() for el in item.iter("table", "form")):
+    if any(el.tag == "form" or el.text_content().strip() for el in item.iter("table", "form")):
         return False  # a column of the page's layout, a widget of figures, a form (a table may draw a progress bar)
+    title = _entry_title(item)
     cover = overlay(item)
-    if not (links_elsewhere(headings[0], url) or (cover is not None and leads_elsewhere(cover.get("href"), url))):
+    if title is None or not (links_elsewhere(title, url) or (
+            cover is not None and leads_elsewhere(cover.get("href"), url))):
         return False
     return words(" ".join(_OWN_TEXT(item))) >= ENTRY_TEXT_WORDS
+
+
+def _entry_title(item: HtmlElement) -> HtmlElement | None:
+    """An entry's title: its one heading, or, with none, its first link when that is a title's (`is_title_link`)
+    and no words come before it (Drupal's `views-field-title`, a bare link over the summary)."""
+    headings = list(item.iter(*HEADINGS))
+    if headings:
+        return headings[0] if len(headings) == 1 else None
+    first = next(item.iter("a"), None)
+    if first is None or not is_title_link(first):
+        return None
+    before = "".join(t for t in item.itertext() if t is not None)
+    return first if not before.split(first.text_content(), 1)[0].strip() else None
 
 
 # an entry's words besides its title: outside its headings and links, and outside tables and forms (a market data

@@ -1426,3 +1426,20 @@ def test_a_forums_tag_page_of_one_topic_keeps_its_title() -> None:
     html = (MIRRORS / "nodebb/site/tags/hum").read_text()
     lines = page_content(html, "http://127.0.0.1:4567/tags/hum").text.split("\n")
     assert "Hum on a 1950s mains receiver after recapping" in lines, lines
+
+
+def test_a_drupal_view_of_two_rows_keeps_their_titles() -> None:
+    """A Drupal view's rows title their entries with a bare link (`views-field-title`), no heading: two rows after
+    the view's intro are a listing of two (`missed._entry_title`), titles and summaries."""
+    rows = [("Otters return to the weir", "Volunteers counted nine otters below the weir this spring, the most yet."),
+            ("Footbridge opens at the mill", "The new crossing joins the weir walk and the mill walk at last.")]
+    view = "".join(f"<div class='views-row'><div class='views-field views-field-title'><span class='field-content'>"
+                   f"<a href='/news/{n}'>{title}</a></span></div><div class='views-field views-field-body'><div "
+                   f"class='field-content'><p>{gist}</p></div></div></div>" for n, (title, gist) in enumerate(rows))
+    intro = "<p>The trust publishes news from the river every week, written by the wardens and the volunteers.</p>"
+    for wrap in ("main", "div"):
+        body = f"<h1>News</h1>{intro}<div class='view-content'>{view}</div>"
+        page = f"<main>{body}</main>" if wrap == "main" else f"<div id='content'>{body}</div>"
+        lines = page_content(f"<html><head><title>News</title></head><body>{page}</body></html>",
+                             "https://trust.test/news/").text.split("\n")
+        assert all(title in lines and gist in lines for title, gist in rows), (wrap, lines)
