@@ -57,7 +57,6 @@ from .missed import (
     main_frame,
     main_headline,
     missed_groups,
-    mostly_missed,
     page_hero,
     quote_attributions,
     site_rails,
@@ -286,10 +285,15 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
             titled.update((b.group, href) for _, href in _MD_LINK.findall(b.md))
     if not seen:
         return blocks
-    return [b for b in blocks if not _label(b) or not (
-        (len(links := seen.get((b.group, b.seq), ())) > 1 and 2 * len(links) >= sizes[b.group] and len(set(links)) > 1)
-        or (not b.carded and not any(c.isdigit() for c in b.text)
-            and any((b.group, to) in titled for _, to in _MD_LINK.findall(b.md))))]
+
+    def control(b: Block) -> bool:  # a label that half the group's items repeat, or that leads where its title leads
+        links = seen.get((b.group, b.seq), ())
+        if len(links) > 1 and 2 * len(links) >= sizes[b.group] and len(set(links)) > 1:
+            return True
+        return not b.carded and not any(c.isdigit() for c in b.text) and any(
+            (b.group, to) in titled for _, to in _MD_LINK.findall(b.md))
+
+    return [b for b in blocks if not (_label(b) and control(b))]
 
 
 def _label(b: Block) -> bool:
@@ -727,7 +731,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     groups = [g for g in groups if g not in rails]
     furniture = "\n".join([furniture, *_dropped(item for g in rails for item in g.items)])
     missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)
-    pairs = [g for g in entry_pairs(structure, url, kept, kept_words) if mostly_missed(g, kept_seq)]
+    pairs = entry_pairs(structure, url, kept, kept_seq, kept_words)
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own
     thread = threads(groups, [is_plain_run(g) for g in groups],
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])

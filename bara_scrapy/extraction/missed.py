@@ -305,23 +305,25 @@ def near_container(kept: Kept, kept_words: int) -> HtmlElement:
     return container
 
 
-def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> list[Group]:
+def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_seq: str, kept_words: int) -> list[Group]:
     """The entries of other pages that come in twos, too few for a group (`lists.MIN_ITEMS`): two elements of one
     signature in one parent, each headed by a title that links to another page (a heading, or, beside a short kept
     text, a link of a title's length with no words before it: `_entry_title`) or lying under a link laid over it
     (`lists.overlay`), over words of its own (`_entry`: an excerpt, a date and a place) — a listing of two cards.
     They are content where a group would be (`missed_groups`): in the kept text's container (`near_container`) when
     the kept text is short (not an article with a related-stories pair after it), or when one of the two holds kept
-    text. Each pair is a group of two, so its items' lines go as a group's do.
+    text; and, as a group, when trafilatura left most of it out (`mostly_missed`, of `kept_seq`). Each pair is a group
+    of two, so its items' lines go as a group's do.
 
     >>> from lxml.html import fromstring
     >>> card = '<div class="card"><h3><a href="/w/{0}">Walk {0}</a></h3><p>A loop past the otters holt.</p></div>'
     >>> cards = card.format(1) + card.format(2)
     >>> t = fromstring(f'<main><p>Every walk the trust keeps open.</p><div>{cards}</div></main>')
     >>> kept = kept_container(t, seq("Every walk the trust keeps open."))
-    >>> [[el.text_content()[:6] for el in g.items] for g in entry_pairs(t, "http://h/walks/", kept, 6)]
+    >>> intro = seq("Every walk the trust keeps open.")
+    >>> [[el.text_content()[:6] for el in g.items] for g in entry_pairs(t, "http://h/walks/", kept, intro, 6)]
     [['Walk 1', 'Walk 2']]
-    >>> entry_pairs(t, "http://h/walks/", kept, ARTICLE_WORDS)
+    >>> entry_pairs(t, "http://h/walks/", kept, intro, ARTICLE_WORDS)
     []
     """
     near = near_container(kept, kept_words) if kept_words < ARTICLE_WORDS else None
@@ -338,7 +340,8 @@ def entry_pairs(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> lis
         placed = (near is not None and (near is parent or near in parent.iterancestors())) or any(
             kept.held.get(el, 0) for el in pair)
         if placed and all(_entry(item, url) for item in pair):
-            found.append(Group(parent, pair, sum(words(el.text_content()) for el in pair), link_stats(pair)[0]))
+            group = Group(parent, pair, sum(words(el.text_content()) for el in pair), link_stats(pair)[0])
+            found += [group] if mostly_missed(group, kept_seq) else []
     return found
 
 
