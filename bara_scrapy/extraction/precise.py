@@ -23,8 +23,9 @@ The result is `bare_extraction`'s, element for element: `tests/unit/test_precise
 
 The steps are trafilatura 2.3.1's `bare_extraction` and `trafilatura_sequence` for these options (the version is
 pinned in `requirements.txt`); any other options, or any other version of trafilatura, go to `bare_extraction`
-itself. Its prunes run as Python tests of each element (`prunes.py`), here and in `extract_content`'s recovery of
-wild text (`recovery.py`): the same elements as its expressions, without a call back into Python per element.
+itself. Its prunes run as Python tests of each element (`prunes.py`), here, in the comparison (`compare_extraction`)
+and in `extract_content`'s recovery of wild text (`recovery.py`): the same elements as its expressions, without a
+call back into Python per element.
 """
 
 from __future__ import annotations
@@ -33,14 +34,30 @@ from collections.abc import Iterable
 from copy import copy
 
 import trafilatura
-from lxml.etree import Element, XPath
+from lxml.etree import Element, XPath, _Element, tostring
 from lxml.html import HtmlElement
 from trafilatura import bare_extraction
 from trafilatura.core import _forum_thread_page, _prepare_tree
-from trafilatura.external import SANITIZED_XPATH, compare_extraction
+from trafilatura.external import (
+    JUSTEXT_OVERRIDE_RATIO,
+    SANITIZED_XPATH,
+    _prefer_readability,
+    justext_rescue,
+    sanitize_tree,
+    try_readability,
+)
 from trafilatura.settings import Document, Extractor
+from trafilatura.utils import trim
 
-from .prunes import ad_boxes, comment_sections, comment_sections_and_lists, named_discard, prune, share_buttons
+from .prunes import (
+    ad_boxes,
+    comment_sections,
+    comment_sections_and_lists,
+    named_discard,
+    overall_discard,
+    prune,
+    share_buttons,
+)
 from .recovery import extract_content
 
 FOLLOWED = "2.3.1"  # the trafilatura whose steps `_sequence` follows
@@ -107,6 +124,39 @@ def comparison_may_change(body: Element, text: str, tree: HtmlElement, options: 
     if not _PROSE(body) or len(body.findall(".//table")) > len(body.findall(".//p")):
         return True  # readability is preferred when it has more than `2 * min_extracted_size` characters
     return _readable_longer_than(tree, 2 * len(text))
+
+
+def compare_extraction(cleaned_tree: HtmlElement, raw_tree: HtmlElement, body: _Element, text: str,
+                       options: Extractor) -> tuple[_Element, str]:
+    """`trafilatura.external.compare_extraction` in precision mode, its prior prune of `raw_tree`
+    (`OVERALL_DISCARD_XPATH`, whose `re:test`s call back into Python for each element: 6 ms of a CleanEval page it
+    runs on) run as Python tests (`prunes.overall_discard`, a third of that). `prune_unwanted_nodes` deletes the
+    first expression's elements, then the second's among those left; `overall_discard` gathers both first, in that
+    order: an element of the second inside one the first took leaves a subtree already out of the tree, and the
+    same elements leave it, in the same order."""
+    len_text = len(text)
+    prune(raw_tree, overall_discard)
+    temppost_algo = try_readability(raw_tree)
+    algo_text = trim(tostring(temppost_algo, method="text", encoding="utf-8").decode("utf-8"))
+    len_algo = len(algo_text)
+    use_readability = _prefer_readability(body, temppost_algo, algo_text, len_text, len_algo, options)
+    if use_readability:
+        body, text, len_text = temppost_algo, algo_text, len_algo
+    unclean = bool(body.xpath(SANITIZED_XPATH))
+    if unclean or len_text < options.min_extracted_size:
+        body2, text2 = justext_rescue(cleaned_tree, options)
+        len_text2 = len(text2)
+        if unclean:
+            accept = len_text <= JUSTEXT_OVERRIDE_RATIO * len_text2 and (
+                len_text2 > len_text or not options.images or body.find(".//graphic") is None)
+        else:
+            accept = len_text < len_text2
+        if text2 and accept:
+            body, text, len_text = body2, text2, len_text2
+            use_readability = False
+    if use_readability:
+        body, text = sanitize_tree(body, options)
+    return body, text
 
 
 # the tests `compare_extraction` makes on trafilatura's own result, compiled once and asked only whether they find

@@ -18,8 +18,9 @@ on the real corpora's trees. `precise.py` uses these only with trafilatura 2.3.1
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
+from lxml.etree import Element
 from lxml.html import HtmlElement
 from trafilatura.xml import delete_element
 
@@ -50,6 +51,8 @@ _COMMENTS_LIST_ID = re.compile("^(?:[Cc]omment(?!ary)|comol)")
 _BOXES = ("div", "section", "aside")
 _SECTIONS = ("div", "list", "section", "details")
 _LINK = re.compile(r"(^|\s)link(\s|$)")
+# the attributes `overall_discard` reads (`_discards`, `_hides`)
+_TESTED = frozenset({"data-lp-replacement-content", "role", "data-component", "id", "class", "style", "aria-hidden"})
 
 
 def prune(tree: HtmlElement, select: Callable[[HtmlElement], list[HtmlElement]]) -> None:
@@ -72,26 +75,43 @@ def _first(el: HtmlElement, names: tuple[str, str]) -> str:
     return ""
 
 
-def _elements(tree: HtmlElement) -> Iterable[HtmlElement]:
-    """`.//*`: the elements below `tree`, in document order."""
-    return (el for el in tree.iterdescendants() if isinstance(el.tag, str))
-
-
 def overall_discard(tree: HtmlElement) -> list[HtmlElement]:
     """`OVERALL_DISCARD_XPATH`'s selections, one after the other, each element once (as `prune_unwanted_nodes`
     gathers them with a backup): boxes an attribute names navigation, sharing, ads, bylines...; then any element
-    its attributes hide or name comments' furniture."""
-    found = [el for el in tree.iterdescendants(*_BLOCKS) if _discards(el)]
-    return list(dict.fromkeys([*found, *(el for el in _elements(tree) if _hides(el))]))
+    its attributes hide or name comments' furniture. Both in one walk of the elements below `tree` (`.//*`), each
+    one's attributes read once; one with none of the attributes tested (`_TESTED`: nearly half of a page's elements
+    have no attribute, and a link only its href) is in neither: an attribute it lacks reads "", which is none of the
+    values tested, holds none of the patterns and starts with no "reply-"."""
+    found, hidden = [], []
+    for el in tree.iterdescendants(Element):
+        if not (items := el.items()):
+            continue
+        attrs = dict(reversed(items))  # each name's first value, as `el.get` reads it
+        if attrs.keys().isdisjoint(_TESTED):
+            continue  # (a link's href, an image's src)
+        if el.tag in _BLOCKS and _discards(attrs, items):
+            found.append(el)
+        if _hides(attrs, items):
+            hidden.append(el)
+    return list(dict.fromkeys([*found, *hidden]))
 
 
-def _discards(el: HtmlElement) -> bool:
-    return (el.get("data-lp-replacement-content") is not None
-            or "nav" in (el.get("role") or "").replace("N", "n")
-            or "MostPopularStories" in (el.get("data-component") or "")
-            or _COOKIE.search(_first(el, ("id", "class"))) is not None
-            or _DISCARD_ID.search(el.get("id") or "") is not None
-            or _DISCARD_CLASS.search(el.get("class") or "") is not None)
+def _first_of(items: list[tuple[str, str]], names: tuple[str, str]) -> str:
+    """`_first` of an element's attributes (`el.items()`)."""
+    for name, value in items:
+        if name in names:
+            return value
+    return ""
+
+
+def _discards(attrs: dict[str, str], items: list[tuple[str, str]]) -> bool:
+    """The first expression's tests of a box's attributes (`attrs`, each name's first value; `items`, in order)."""
+    return ("data-lp-replacement-content" in attrs
+            or "nav" in attrs.get("role", "").replace("N", "n")
+            or "MostPopularStories" in attrs.get("data-component", "")
+            or _COOKIE.search(_first_of(items, ("id", "class"))) is not None
+            or _DISCARD_ID.search(attrs.get("id", "")) is not None
+            or _DISCARD_CLASS.search(attrs.get("class", "")) is not None)
 
 
 def named_discard(el: HtmlElement) -> bool:
@@ -102,15 +122,16 @@ def named_discard(el: HtmlElement) -> bool:
             or _names(el, "id", _READER_COMMENTS) or _names(el, "class", _HIDING_CLASS))
 
 
-def _hides(el: HtmlElement) -> bool:
-    style = el.get("style") or ""
-    return (el.get("class") == "comments-title"
-            or _first(el, ("id", "class")).startswith("reply-")
-            or _HIDDEN.search(_first(el, ("id", "style"))) is not None
+def _hides(attrs: dict[str, str], items: list[tuple[str, str]]) -> bool:
+    """The second expression's tests of an element's attributes (as `_discards`)."""
+    style = attrs.get("style", "")
+    return (attrs.get("class") == "comments-title"
+            or _first_of(items, ("id", "class")).startswith("reply-")
+            or _HIDDEN.search(_first_of(items, ("id", "style"))) is not None
             or "display:none" in style or "display: none" in style
-            or _READER_COMMENTS.search(el.get("id") or "") is not None
-            or _HIDING_CLASS.search(el.get("class") or "") is not None
-            or el.get("aria-hidden") == "true")
+            or _READER_COMMENTS.search(attrs.get("id", "")) is not None
+            or _HIDING_CLASS.search(attrs.get("class", "")) is not None
+            or attrs.get("aria-hidden") == "true")
 
 
 def teasers(tree: HtmlElement) -> list[HtmlElement]:
