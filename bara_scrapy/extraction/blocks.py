@@ -11,9 +11,10 @@ first (`from_trafilatura_xml`), so both extraction paths share one walker.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, overload
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -37,6 +38,40 @@ _WALKED = BLOCK_TAGS | {"br", "a", "code"}
 _LINKABLE = ("http:", "https:", "/", "mailto:")
 # where trafilatura's <code> is inline code (parents already renamed to HTML names)
 _INLINE_CODE_PARENTS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "a", "span"})
+
+
+_T = TypeVar("_T")
+
+
+class _once(Generic[_T]):  # noqa: N801 (a decorator, named as `functools.cached_property`)
+    """`functools.cached_property` without its lock: Python 3.11's takes one on each first read, most of the
+    read's time, and a CleanEval page's blocks read their `seq` or `words` a few hundred times. The value goes into
+    the instance's dict, which later reads find first (the descriptor defines no `__set__`).
+
+    >>> class Line:
+    ...     @_once
+    ...     def n(self) -> int:
+    ...         print("counted"); return 3
+    >>> line = Line(); line.n, line.n
+    counted
+    (3, 3)
+    """
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func, self.name = func, func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _once[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> _T | _once[_T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
 
 
 @dataclass(frozen=True)
@@ -65,7 +100,7 @@ class Block:
         self.__dict__.update(kind=kind, text=text, md=md, level=level, marked=marked, link_words=link_words,
                              framed=framed, carded=carded, path=path, group=group)
 
-    @cached_property
+    @_once
     def seq(self) -> str:
         """`seq` of the text: its words, case folded, space padded (computed once; every pass
         compares lines by it).
@@ -75,7 +110,7 @@ class Block:
         """
         return _line_seq(self.text) if len(self.text) <= CACHED_LINE_CHARS else seq(self.text)
 
-    @cached_property
+    @_once
     def words(self) -> int:
         """The number of words of the text (`text.words`)."""
         return word_count(self.text)
