@@ -189,3 +189,71 @@ def comment_sections(tree: HtmlElement) -> list[HtmlElement]:
 
 def _comments(el: HtmlElement) -> bool:
     return _names(el, "id", _COMMENTS_ID) or _names(el, "class", _COMMENTS_CLASS)
+
+
+# `BODY_XPATH`'s tests, where trafilatura's main pass looks for the article (`_extract`): its expressions, one at a
+# time, each asked for its first element in document order (`.//*[tests][1]` gives, for each parent, the first child
+# that passes; the first of those in document order is the first element that passes)
+_BODY_TAGS = ("article", "div", "main", "section")
+_ARTICLE_ID = re.compile("(?:entry|article|art)-content|article__content|article(?:-|__)?body|articleBody|body-text")
+_ARTICLE_CLASS = re.compile(
+    "post[-_]text|post-body|post-?entry|post[-_]?content|postContent|post_inner_wrapper|article-?text|articleText|"
+    "(?:entry|page|text|article|art)-content|article__content|article(?:-|__)?body|articleBody|ArticleContent|"
+    "body-text|article__container")
+_STORY_ID = re.compile("^primary|story-body")
+_FULLTEXT = re.compile("fulltext", re.IGNORECASE)
+_STORY_CLASS = re.compile(
+    "^article |post-bodycopy|story-?content|(?:theme|blog|section|single)-content|single-post|main-column|"
+    "wpb_text_column|story-body|field-body")
+_CONTENT_ID = re.compile("content-main|content-body|contentBody")
+_CONTENT_CLASS = re.compile("content[-_]main|content(?:-|__)body")
+
+
+def _article_body(el: HtmlElement) -> bool:
+    """`BODY_XPATH[0]`'s tests of a box."""
+    cls, id_ = el.get("class") or "", el.get("id") or ""
+    return (cls in ("post", "entry") or el.get("itemprop") == "articleBody" or id_ == "articleContent"
+            or _ARTICLE_ID.search(id_) is not None or _ARTICLE_CLASS.search(cls) is not None)
+
+
+def _story(el: HtmlElement) -> bool:
+    """`BODY_XPATH[2]`'s tests of a box."""
+    cls, id_ = el.get("class") or "", el.get("id") or ""
+    return (el.get("role") == "article" or id_ in ("article", "story")
+            or cls in ("postarea", "art-postcontent", "text", "cell", "story")
+            or _STORY_ID.search(id_) is not None or _FULLTEXT.search(cls) is not None
+            or _STORY_CLASS.search(cls) is not None)
+
+
+def _content(el: HtmlElement) -> bool:
+    """`BODY_XPATH[3]`'s tests of a box (`translate` lowers the letters named)."""
+    cls, id_ = el.get("class") or "", el.get("id") or ""
+    return (id_ == "content" or cls == "content" or _CONTENT_ID.search(id_) is not None
+            or _CONTENT_CLASS.search(cls) is not None
+            or "main-content" in id_.replace("C", "c").replace("M", "m")
+            or "main-content" in cls.replace("C", "c").replace("M", "m")
+            or "page-content" in cls.replace("C", "c").replace("P", "p"))
+
+
+def _main(el: HtmlElement) -> bool:
+    """`BODY_XPATH[4]`: a `<main>` (its second part), or a box whose class, id or role starts with "main"."""
+    return el.tag == "main" or ((el.get("class") or "").startswith("main") or (el.get("id") or "").startswith("main")
+                                or (el.get("role") or "").startswith("main"))
+
+
+def _first_passing(tree: HtmlElement, tags: tuple[str, ...], test: Callable[[HtmlElement], bool]) -> HtmlElement | None:
+    """The first element below `tree` of one of the tags that passes the test, in document order."""
+    return next((el for el in tree.iterdescendants(*tags) if test(el)), None)
+
+
+def body_subtree(tree: HtmlElement, n: int) -> HtmlElement | None:
+    """The first element `BODY_XPATH[n]` selects in `tree` (None when none)."""
+    if n == 0:
+        return _first_passing(tree, _BODY_TAGS, _article_body)
+    if n == 1:
+        return next(tree.iterdescendants("article"), None)
+    if n == 2:
+        return _first_passing(tree, _BODY_TAGS, _story)
+    if n == 3:
+        return _first_passing(tree, _BODY_TAGS, _content)
+    return _first_passing(tree, ("article", "div", "section", "main"), _main)  # `<main>`s: the union's second part

@@ -9,6 +9,7 @@ import pytest
 from lxml.html import HtmlElement
 from trafilatura.core import _prepare_tree
 from trafilatura.xpaths import (
+    BODY_XPATH,
     DISCARD_IMAGE_ELEMENTS,
     OVERALL_DISCARD_XPATH,
     PRECISION_DISCARD_XPATH,
@@ -120,3 +121,40 @@ def test_the_same_elements_on_real_pages(name: str) -> None:
         for select, expressions in SELECTIONS + FIRST:
             found += len(_same(select, expressions, tree)) + len(_same(select, expressions, cleaned))
     assert found  # the pages hold elements these prunes take
+
+
+# each test of each of `BODY_XPATH`'s expressions, met and missed, each page with one box that passes (or none)
+BODIES = ['<div class="post">a</div>', '<section class="entry">a</section>', '<main itemprop="articleBody">a</main>',
+          '<div id="articleContent">a</div>', '<div id="my-article-body">a</div>',
+          '<div class="x post_content">a</div>', '<article class="x">a</article>', '<div role="article">a</div>',
+          '<div id="story">a</div>', '<div class="cell">a</div>', '<div id="primary-col">a</div>',
+          '<div class="FullText">a</div>', '<div class="article x">a</div>', '<div class="x single-content">a</div>',
+          '<div id="content">a</div>', '<div class="x content__body">a</div>', '<div id="Main-Content">a</div>',
+          '<div class="x Page-Content">a</div>', '<div class="mainbox">a</div>',
+          '<section role="main-x">a</section>', '<main>a</main>', '<p class="post">a</p>',
+          '<div class="x article">a</div>', '<div class="contents">a</div>', '<div id="xmain">a</div>',
+          '<div class="Entry">a</div>', '<div class="posts"><div id="main">a</div><main>b</main></div>']
+
+
+@pytest.mark.parametrize("box", BODIES)
+def test_the_same_body_subtrees_as_the_expressions(box: str) -> None:
+    tree = parse(f"<html><body><div>x</div>{box}</body></html>")
+    assert tree is not None
+    found = [prunes.body_subtree(tree, n) for n in range(len(BODY_XPATH))]
+    assert found == [next(iter(expression(tree)), None) for expression in BODY_XPATH]
+
+
+@pytest.mark.skipif(not (CORPORA / "cleaneval").is_dir(), reason=f"corpora not found in {CORPORA} (set BARA_CORPORA)")
+@pytest.mark.parametrize("name", ["cleaneval", "cleanportaleval", "article-extraction-benchmark"])
+def test_the_same_body_subtrees_on_real_pages(name: str) -> None:
+    found = 0
+    for _key, html, url, _ in load_corpus(CORPORA / name, limit=80):
+        tree = parse(html)
+        if tree is None:
+            continue
+        cleaned, _ = _prepare_tree(tree, trafilatura_options(url, True), url)
+        for n, expression in enumerate(BODY_XPATH):
+            subtree = prunes.body_subtree(cleaned, n)
+            assert subtree is next(iter(expression(cleaned)), None), (_key, n)
+            found += subtree is not None
+    assert found
