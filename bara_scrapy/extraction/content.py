@@ -38,6 +38,7 @@ from .boilerplate import LABEL_WORDS, drop_controls, main_root, named_omission, 
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
+    ARTICLE_WORDS,
     FEW_WORDS,
     LONG_ARTICLE,
     article_frame,
@@ -753,7 +754,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
     frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
     teasers = frame if short else ()  # no prose: the frame's sentences are the entries' teasers
-    marks |= frozenset([*entry_titles(structure, url, kept_seq, teasers), *written_link_lists(structure, kept, frame),
+    marks |= frozenset([*entry_titles(structure, url, kept_seq, teasers, kept_words < ARTICLE_WORDS),
+                        *written_link_lists(structure, kept, frame),
                         *callout_titles(structure, kept_seq, frame),
                         *quote_attributions(structure, kept_seq, frame)])
     method = "trafilatura+lists" if missed else "trafilatura"

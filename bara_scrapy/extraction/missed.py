@@ -728,13 +728,15 @@ def first_heading(root: HtmlElement, items: Collection[HtmlElement], sites: Coll
     return None
 
 
-def entry_titles(root: HtmlElement, url: str, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
+def entry_titles(root: HtmlElement, url: str, kept_seq: str, frame: Collection[HtmlElement] = (),
+                 short: bool = False) -> list[HtmlElement]:
     """The titles of the page's entries of other pages whose text trafilatura kept: a heading (h1-h4) linking to
     another page, followed in its parent (or its `<header>`'s) by a block whose words the kept text holds (an
     archive's post title over the excerpt it kept), or with such a block after it in the list item it heads (a
     forum's row of topics: the title in one column, the latest post's teaser in another), and then the titles of
     the list's other items. A run of three entries or more is a group (`missed_groups`); this is an archive of one
-    or two.
+    or two. Beside a short kept text (`short`: no article), a title may also be a bare link, the whole of its block
+    (`_bare_title`: Drupal's `views-field-title` over the summary it kept).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<ul><li><h2><a href="/leeks/">Late leeks</a></h2><p>The first frost came on the last night '
@@ -749,9 +751,17 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str, frame: Collection[H
     >>> row[0].addnext(fromstring('<li><div><h2><a href="/t/2">Swarm cells in May</a></h2></div></li>'))
     >>> [h.text_content() for h in entry_titles(row, "http://h/c/5", kept)]
     ['Bees on a balcony', 'Swarm cells in May']
+    >>> view = fromstring('<div><div><span><a href="/n/1">Otters return to the weir</a></span></div><div><p>The '
+    ...                   'first frost came on the last night of October.</p></div></div>')
+    >>> [h.text_content() for h in entry_titles(view, "http://h/news/", kept, short=True)]
+    ['Otters return to the weir']
+    >>> entry_titles(view, "http://h/news/", kept)
+    []
     """
     found = []
-    for h in root.iter("h1", "h2", "h3", "h4"):
+    for h in root.iter("h1", "h2", "h3", "h4", *(("a",) if short else ())):
+        if h.tag == "a" and (h := _bare_title(h)) is None:
+            continue
         if not links_elsewhere(h, url):
             continue
         nxt = (up if (up := h.getparent()) is not None and up.tag == "header" else h).getnext()
@@ -759,9 +769,22 @@ def entry_titles(root: HtmlElement, url: str, kept_seq: str, frame: Collection[H
             nxt = nxt.getnext()
         if nxt is not None and _kept_excerpt(nxt, kept_seq):
             found.append(h)
-        elif (item := _item_kept(h, kept_seq, frame)) is not None:  # and the titles of the list's other items
+        elif h.tag in HEADINGS and (item := _item_kept(h, kept_seq, frame)) is not None:  # and the list's other titles
             found.extend(other for other in _item_titles(item) if links_elsewhere(other, url))
     return list(dict.fromkeys(found))
+
+
+def _bare_title(a: HtmlElement) -> HtmlElement | None:
+    """The block a title link (`is_title_link`, outside a heading) is the whole of: its outermost ancestor with no
+    words but the link's, None when the link shares its parent's words."""
+    if not is_title_link(a) or next(a.iterancestors(*HEADINGS), None) is not None:
+        return None
+    label, block = words(a.text_content()), None
+    for up in a.iterancestors():
+        if words(up.text_content()) != label:
+            break
+        block = up
+    return block
 
 
 def _kept_excerpt(el: HtmlElement, kept_seq: str) -> bool:
@@ -858,14 +881,21 @@ def written_link_lists(root: HtmlElement, kept: Kept, frame: Collection[HtmlElem
 def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> list[HtmlElement]:
     """On a page where trafilatura found no prose (fewer than `FEW_WORDS` words: a title, a count), the listings that
     follow the last element it kept in that element's parent: each a box of links to pages of their own, two or
-    more, mostly links (`lists.LINK_DENSE` of its words). A tag cloud under "9 tags in total", a category list with
-    its counts, a wiki's nested map of pages under the line that introduces it: the page's content, which is links.
+    more, mostly links (`lists.LINK_DENSE` of its words), or one link that is an entry's title (`is_title_link`: a
+    card laid out as one link, its title and summary). A tag cloud under "9 tags in total", a category list with its
+    counts, a wiki's nested map of pages under the line that introduces it, a listing of one card: the page's
+    content, which is links.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><div>3 tags in total</div><div><a href="/t/a">Bells</a> <a href="/t/b">Ropes</a> '
     ...                '<a href="/t/c">Tenor</a></div></div>')
     >>> [el.text_content() for el in listings_after(t, "http://h/tags/", kept_container(t, seq("3 tags in total")), 4)]
     ['Bells Ropes Tenor']
+    >>> card = fromstring('<div><p>News from the river.</p><div><a href="/n/1"><p>Otters return to the weir</p><p>'
+    ...                   'Nine otters were counted.</p></a></div><div><a href="/privacy">Privacy</a></div></div>')
+    >>> [el.text_content()[:6] for el in listings_after(card, "http://h/news/", kept_container(card, seq("News from "
+    ...  "the river.")), 4)]
+    ['Otters']
     """
     end = kept.end
     if kept_words >= FEW_WORDS or end is None:
@@ -876,7 +906,8 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
             continue
         links = [a for a in box.iter("a") if leads_elsewhere(a.get("href"), url) and words(a.text_content())]
         total = words(box.text_content())
-        if len(links) > 1 and sum(words(a.text_content()) for a in links) >= LINK_DENSE * total:
+        if (len(links) > 1 or (links and is_title_link(links[0]))) and \
+                sum(words(a.text_content()) for a in links) >= LINK_DENSE * total:
             found.append(box)
     return found
 

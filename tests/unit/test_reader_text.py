@@ -1443,3 +1443,47 @@ def test_a_drupal_view_of_two_rows_keeps_their_titles() -> None:
         lines = page_content(f"<html><head><title>News</title></head><body>{page}</body></html>",
                              "https://trust.test/news/").text.split("\n")
         assert all(title in lines and gist in lines for title, gist in rows), (wrap, lines)
+
+
+_ONE_ENTRY = {  # a listing's only entry, as three common markups write it
+    "drupal-row": "<div class='view-content'><div class='views-row'><div class='views-field views-field-title'><span "
+                  "class='field-content'><a href='/news/1'>{title}</a></span></div><div class='views-field "
+                  "views-field-body'><div class='field-content'><p>{gist}</p></div></div></div></div>",
+    "card-link": "<div class='grid'><a href='/news/1' class='block rounded-lg p-4'><p class='text-lg'>{title}</p>"
+                 "<p class='mt-2'>{gist}</p></a></div>",
+    "card-of-a-link": "<div class='cards'><div class='card'><a href='/news/1'><h3>{title}</h3><p>{gist}</p></a></div>"
+                      "</div>"}
+
+
+@pytest.mark.parametrize("wrap", ["main", "div"])
+@pytest.mark.parametrize("markup", sorted(_ONE_ENTRY))
+def test_a_listing_of_one_entry_after_its_intro_keeps_its_title_and_summary(markup: str, wrap: str) -> None:
+    """A category or search page that lists one entry: its title and summary are the page's content like those of
+    two. A card laid out as one link is a listing after the page's only line (`missed.listings_after`); a Drupal
+    row's bare title link over the summary trafilatura kept titles it (`missed.entry_titles`, beside a short kept
+    text). The Drupal title was lost; the card lost its summary, or its title and summary."""
+    title = "Otters return to the weir"
+    gist = "Volunteers counted nine otters below the weir this spring, the most yet."
+    intro = "<p>The trust publishes news from the river every week, written by the wardens and the volunteers.</p>"
+    body = f"<h1>News</h1>{intro}{_ONE_ENTRY[markup].format(title=title, gist=gist)}"
+    page = f"<main>{body}</main>" if wrap == "main" else f"<div id='content'>{body}</div>"
+    html = (f"<html><head><title>News | River Trust</title></head><body><nav><a href='/'>Home</a> <a href='/news/'>"
+            f"News</a></nav>{page}<footer><a href='/privacy'>Privacy</a></footer></body></html>")
+    lines = page_content(html, "https://trust.test/news/").text.split("\n")
+    assert title in lines and gist in lines and "Privacy" not in lines, lines
+
+
+def test_one_card_after_an_article_stays_out() -> None:
+    """The same one card after an article (of `LONG_ARTICLE` words: after a shorter one, `<main>` is all
+    content) is its related story, not its text (the guard of
+    `test_a_listing_of_one_entry_after_its_intro_keeps_its_title_and_summary`)."""
+    story = "".join(f"<p>Paragraph {n} of the report on the river's otters, which came back to the weir this spring "
+                    "after thirty years away, as the trust's warden told the parish meeting.</p>" for n in range(12))
+    for markup in _ONE_ENTRY.values():
+        card = markup.format(title="Footbridge opens at the mill", gist="The new crossing joins the weir walk at last.")
+        html = (f"<html><head><title>Otters | River Trust</title></head><body><main><h1>Otters return</h1>{story}"
+                f"{card}</main></body></html>")
+        lines = page_content(html, "https://trust.test/news/otters/").text.split("\n")
+        assert any(line.startswith("Paragraph 11 of the report") for line in lines), lines
+        assert "Footbridge opens at the mill" not in lines, (markup, lines)
+
