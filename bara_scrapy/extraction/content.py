@@ -66,6 +66,7 @@ from .missed import (
     titled_heading,
     written_link_lists,
 )
+from .records import records
 from .template import encode, fingerprint, key, listed, template_lines, title_key
 from .text import (
     BROADER_FACTOR,
@@ -757,7 +758,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     marks |= frozenset([*entry_titles(structure, url, kept_seq, teasers, kept_words < ARTICLE_WORDS),
                         *written_link_lists(structure, kept, frame),
                         *callout_titles(structure, kept_seq, frame),
-                        *quote_attributions(structure, kept_seq, frame)])
+                        *quote_attributions(structure, kept_seq, frame),
+                        *(records(structure, container, frame) if prose < LONG_ARTICLE else ())])  # else the article's
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item

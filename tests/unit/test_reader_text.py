@@ -1487,3 +1487,52 @@ def test_one_card_after_an_article_stays_out() -> None:
         assert any(line.startswith("Paragraph 11 of the report") for line in lines), lines
         assert "Footbridge opens at the mill" not in lines, (markup, lines)
 
+
+_FIELDS = [("Creator", "<a href='/search?creator=Hale'>Hale, Mary, 1840-1911</a>"), ("Date", "1862-03-14"),
+           ("Subjects", "<a href='/s/mills'>Mills</a>; <a href='/s/rivers'>Rivers</a>"), ("Extent", "2 leaves; 20 cm"),
+           ("Rights", "Public domain")]
+_RECORDS = {  # an archive item's record, as description lists and as runs of labelled boxes (Omeka, DSpace)
+    "dl": lambda cls: f"<dl class='{cls}'>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in _FIELDS) + "</dl>",
+    "dl-in-a-box": lambda cls: f"<div class='{cls}'><dl>" + "".join(
+        f"<dt>{k}</dt><dd>{v}</dd>" for k, v in _FIELDS) + "</dl></div>",
+    "headed-boxes": lambda cls: f"<div class='{cls}'>" + "".join(
+        f"<div class='element'><h3>{k}</h3><div class='element-text'>{v}</div></div>" for k, v in _FIELDS) + "</div>",
+    "field-wrappers": lambda cls: f"<div class='{cls}'>" + "".join(
+        f"<div class='item-page-field-wrapper'><h5>{k}</h5><span>{v}</span></div>" for k, v in _FIELDS) + "</div>"}
+
+
+@pytest.mark.parametrize("wrap", ["main", "div"])
+@pytest.mark.parametrize("first", [True, False], ids=["record-first", "description-first"])
+@pytest.mark.parametrize("cls", ["fields", "item-metadata"])
+@pytest.mark.parametrize("markup", sorted(_RECORDS))
+def test_an_archive_items_record_of_labels_and_values_is_content(markup: str, cls: str, first: bool,
+                                                                  wrap: str) -> None:
+    """An archive item's page: its title, its record (Creator, Date, Subjects, Extent, Rights) and a description.
+    A reader takes the record for the page's data, like a table. trafilatura drops it by class name (`meta` inside
+    `item-metadata`) and the frame drops its one- and two-word lines as labels and datelines; most layouts lost every
+    value (`records.records` keeps a record that stands where the text is)."""
+    record = _RECORDS[markup](cls)
+    description = "<p>A letter describing the flood at the mill and the loss of the lower weir in the spring, 1862.</p>"
+    body = "<h1>Letter from Mary Hale to her brother, 1862</h1>" + (
+        record + description if first else description + record)
+    page = f"<main>{body}</main>" if wrap == "main" else f"<div id='content'>{body}</div>"
+    html = (f"<html><head><title>Letter | Mill Archive</title></head><body><nav><a href='/'>Home</a> <a href='/browse'>"
+            f"Browse</a></nav>{page}<footer><a href='/privacy'>Privacy</a></footer></body></html>")
+    lines = page_content(html, "https://archive.test/items/12").text.split("\n")
+    values = ["Extent", "Hale, Mary, 1840-1911", "1862-03-14", "2 leaves; 20 cm", "Public domain"]
+    assert all(value in lines for value in values) and any("Mills" in line for line in lines), lines
+    assert "Privacy" not in lines and "Browse" not in lines, lines
+
+
+def test_a_bylines_record_stays_out() -> None:
+    """An article's byline written as a description list, in a box trafilatura drops by its class (the author by
+    `rel="author"`, the date a `<time>`: the article corpus's Practical Horseman page), is no record of the page's
+    data (the guard of `test_an_archive_items_record_of_labels_and_values_is_content`)."""
+    byline = ("<div class='header-meta'><dl><dt>Author:</dt><dd><a rel='author' href='/author/staff'>Editorial Staff"
+              "</a></dd><dt>Publish date:</dt><dd><time datetime='2018-10-04'>Oct 4, 2018</time></dd></dl></div>")
+    story = "".join(f"<p>Paragraph {n} of the month's picks of horse shows, clinics and fun for riders of all ages "
+                    "near you.</p>" for n in range(6))
+    html = f"<html><body><main><h1>Four things to do in October</h1>{byline}{story}</main></body></html>"
+    lines = page_content(html, "https://horses.test/news/october").text.split("\n")
+    assert "Paragraph 5 of the month's picks of horse shows, clinics and fun for riders of all ages near you." in lines
+    assert "Editorial Staff" not in lines and "Oct 4, 2018" not in lines, lines

@@ -1,0 +1,144 @@
+"""Records: a page's pairs of a label and its value, such as an archive item's Creator, Date, Subjects and Rights,
+a course's facts, or an event's When and Where.
+
+A record is written as a description list (`<dl>`: each `<dt>` followed by its `<dd>`), or as a run of boxes of one
+kind, each a short heading over its value (Omeka's `div.element`, DSpace's field wrappers). A reader takes it for
+the page's data, as with a table's rows (which trafilatura keeps). trafilatura drops it by class name (`meta`
+anywhere in a class: `item-metadata`), and the article frame drops its lines by length: a one-word label and a
+two-word value are as short as a byline or a date.
+
+So a record's lines are content where the page's text is: inside or around the kept text's container, or in the
+article frame. The caller asks for records only when the page is no long article: a record over one is the
+article's own (a masthead, a fact box), and trafilatura decides it with the article. Three guards apply:
+
+- the record is the only one of its kind on the page: a forum post's profile (`dl.postprofile`) repeats on every
+  post;
+- the record is not mostly links: that would be a menu;
+- the record is not a byline: its values are not all the page's author and dates, as the markup says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Collection
+from itertools import pairwise
+
+from lxml.etree import XPath
+from lxml.html import HtmlElement
+
+from .blocks import signature
+from .boilerplate import HEADINGS
+from .text import words
+
+MIN_PAIRS = 2  # a record's labels at least: one pair is a line
+LABEL_WORDS = 4  # a field's label at most ("Date of publication"): a longer heading is a title
+LINK_SHARE = 0.5  # a record's words inside links below this share: more is a menu
+
+
+def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
+    """The page's records (description lists and runs of labelled boxes, `MIN_PAIRS` pairs or more) that stand
+    where its text is (`_placed`: by the kept text's `container`, or in the article's `frame`), each the only one of
+    its kind (signature) on the page, less than `LINK_SHARE` of its words in links, and no byline (`_byline`).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><h1>Letter, 1862</h1><div class="item-metadata"><dl><dt>Creator</dt><dd><a href="/c">'
+    ...                'Hale, Mary</a></dd><dt>Date</dt><dd>1862-03-14</dd><dt>Rights</dt><dd>Public domain</dd>'
+    ...                '</dl></div><p>A letter describing the flood at the mill.</p></main>')
+    >>> [el.tag for el in records(t, t)]
+    ['dl']
+    >>> posts = fromstring('<main><div><dl class="profile"><dt>ann</dt><dd>Posts: 12</dd><dt>x</dt><dd>y</dd></dl>'
+    ...                    '<p>Post</p></div><div><dl class="profile"><dt>bob</dt><dd>Posts: 3</dd><dt>x</dt><dd>y</dd>'
+    ...                    '</dl><p>Reply</p></div></main>')
+    >>> records(posts, posts)
+    []
+    >>> byline = fromstring('<main><dl><dt>Author:</dt><dd><a rel="author" href="/a">Ann</a></dd><dt>Published:</dt>'
+    ...                     '<dd><time>Oct 4, 2018</time></dd></dl><p>Four things to do in October.</p></main>')
+    >>> records(byline, byline)
+    []
+    """
+    found: list[HtmlElement] = []
+    for dl in root.iter("dl"):
+        if _pairs(dl) >= MIN_PAIRS:
+            found.append(dl)
+    found += _labelled_runs(root)
+    kinds = Counter(_kind(el) for el in found)
+    return [el for el in found if kinds[_kind(el)] == 1 and _placed(el, container, frame) and _few_links(el)
+            and not _byline(el)]
+
+
+def _pairs(dl: HtmlElement) -> int:
+    """The terms of a description list each followed by a description (HTML lets a `<div>` wrap a term and its
+    descriptions); 0 when a term is not."""
+    children = [el for wrap in dl for el in (wrap if wrap.tag == "div" else (wrap,)) if isinstance(el.tag, str)]
+    terms = 0
+    for el, nxt in pairwise([*children, None]):
+        if el.tag == "dt":
+            if nxt is None or nxt.tag not in ("dd", "dt"):
+                return 0
+            terms += nxt.tag == "dd"
+    return terms
+
+
+def _labelled_runs(root: HtmlElement) -> list[HtmlElement]:
+    """The parents of runs of `MIN_PAIRS` boxes or more of one signature, every box of that signature in its parent
+    a field (`_labelled`): a label and its value."""
+    runs: dict[tuple[HtmlElement, str], list[HtmlElement]] = defaultdict(list)
+    for h in root.iter(*HEADINGS):
+        box = h.getparent()
+        up = None if box is None else box.getparent()
+        if box is not None and up is not None and _labelled(box, h):
+            runs[(up, signature(box))].append(box)
+    return [up for (up, kind), boxes in runs.items()
+            if len(boxes) >= MIN_PAIRS and len(boxes) == sum(signature(el) == kind for el in up)]
+
+
+# a box's words but those of links to places in the page (a heading's "¶" anchor, "Section titled …" for screen
+# readers, after each heading of a docs page): its label's and its value's
+_VALUE = XPath("descendant::text()[not(ancestor::a[starts-with(normalize-space(@href), '#')])]")
+
+
+def _byline(el: HtmlElement) -> bool:
+    """Whether every value of a record is its page's author or a date, as the markup says (a `<time>`, a link
+    `rel="author"`, schema.org's `itemprop` author or date): an article's byline ("Author: / Publish date:")."""
+    values = el.findall("dd") if el.tag == "dl" else [value for box in el for value in list(box)[1:]]
+    return bool(values) and all(_BYLINE(value) for value in values)
+
+
+_BYLINE = XPath("boolean(descendant-or-self::*[self::time or contains(concat(' ', normalize-space(@rel), ' '), "
+                "' author ') or @itemprop='author' or starts-with(@itemprop, 'date')])")
+
+
+def _labelled(box: HtmlElement, h: HtmlElement) -> bool:
+    """Whether a box is a field: its first element a heading of `LABEL_WORDS` words at most and no link (a card's
+    title links), with words after it (`_VALUE`)."""
+    label = words(" ".join(h.itertext()))
+    return 0 < label <= LABEL_WORDS and next(h.iter("a"), None) is None and words(" ".join(_VALUE(box))) > label \
+        and _first(box) is h
+
+
+def _first(box: HtmlElement) -> HtmlElement | None:
+    """A box's first child element."""
+    return next((el for el in box if isinstance(el.tag, str)), None)
+
+
+def _kind(el: HtmlElement) -> str:
+    """A record's kind: its signature, and, for a run, its boxes' (the first's)."""
+    box = el if el.tag == "dl" else _first(el)
+    return signature(el) + ("" if box is None or box is el else " " + signature(box))
+
+
+def _placed(el: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement]) -> bool:
+    """Whether a record stands where the page's text is: inside the kept text's container (not the whole page),
+    around it, or in the article's frame."""
+    ancestors = [el, *el.iterancestors()]
+    if any(up in frame for up in ancestors):
+        return True
+    return container.tag not in ("html", "body") and (container in ancestors or any(
+        up is el for up in container.iterancestors()))
+
+
+def _few_links(el: HtmlElement) -> bool:
+    """Whether less than `LINK_SHARE` of a record's words are inside links."""
+    total = words(" ".join(el.itertext()))  # a term and its description apart
+    return total > 0 and sum(words(" ".join(a.itertext())) for a in el.iter("a")) < LINK_SHARE * total
+
