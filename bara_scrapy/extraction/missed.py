@@ -367,13 +367,14 @@ def _pair_of(h: HtmlElement, root: HtmlElement,
 
 def _entry(item: HtmlElement, url: str) -> bool:
     """Whether an element is an entry of another page: its title (`_entry_title`) links elsewhere, or a link laid
-    over it (`lists.overlay`) does, and the entry says something besides its title: `ENTRY_TEXT_WORDS` words or more
-    outside its heading and links (an excerpt, or a date and a place). It holds no table of words and no form (a
+    over it (`lists.overlay`) does, and the entry says something besides its title: a word or more outside its
+    heading and links (an excerpt, a date and a place, a person's role). It holds no table of words and no form (a
     widget of market figures, a column of the page's layout, a search box).
 
     >>> from lxml.html import fromstring
     >>> event = '<li><h3><a href="/e/1">Otter count</a></h3><p>Saturday 14 March, 7am</p><p>Mill car park</p></li>'
-    >>> _entry(fromstring(event), "http://h/events/"), _entry(fromstring(event[:-38] + "</li>"), "http://h/events/")
+    >>> bare = '<li><h3><a href="/e/1">Otter count</a></h3></li>'
+    >>> _entry(fromstring(event), "http://h/events/"), _entry(fromstring(bare), "http://h/events/")
     (True, False)
     """
     if any(el.tag == "form" or el.text_content().strip() for el in item.iter("table", "form")):
@@ -383,7 +384,7 @@ def _entry(item: HtmlElement, url: str) -> bool:
     if title is None or not (links_elsewhere(title, url) or (
             cover is not None and leads_elsewhere(cover.get("href"), url))):
         return False
-    return words(" ".join(_OWN_TEXT(item))) >= ENTRY_TEXT_WORDS
+    return any(text.strip() for text in _OWN_TEXT(item))
 
 
 def _entry_title(item: HtmlElement) -> HtmlElement | None:

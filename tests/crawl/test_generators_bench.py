@@ -50,12 +50,8 @@ KNOWN["asciidoctor"] = [
 KNOWN["nodebb"] = [
     "/category/5/urban-beekeeping: Urban Beekeeping", "/category/6/vintage-radio-repair: Vintage Radio Repair",
     "/category/7/sourdough-baking: Sourdough Baking"]
-# A Spirit category page lists two of the home page's topics in its markup: too few rows for a run, each stands where
-# the home page has it, so the page repeats its parent and keeps all its lines (the template would leave it
-# nothing), its pager "Page 1 of 1" with them.
-KNOWN_LEAKS = {"spirit-forum": ["Page 1 of 1"],
-               # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
-               "docusaurus": ["One min read"],
+# Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
+KNOWN_LEAKS = {"docusaurus": ["One min read"],
                # NexT puts its header and sidebar inside <main class="main">: on a listing of links the sidebar holds
                # most of the unlinked text (kept, with its site description); the three meta spans "Posted on / Edited
                # on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep on posting." is

@@ -1536,3 +1536,22 @@ def test_a_bylines_record_stays_out() -> None:
     lines = page_content(html, "https://horses.test/news/october").text.split("\n")
     assert "Paragraph 5 of the month's picks of horse shows, clinics and fun for riders of all ages near you." in lines
     assert "Editorial Staff" not in lines and "Oct 4, 2018" not in lines, lines
+
+
+@pytest.mark.parametrize("wrap", ["main", "div"])
+def test_a_team_of_two_keeps_their_names_and_roles(wrap: str) -> None:
+    """A department's page of two people, each a card with a linked name over a role of a few words and an email
+    address: both names and roles are content. A pair of entries asked for six words of their own, and the frame
+    takes a four-word line for a byline, so the page kept its heading alone."""
+    people = [("Dr Ann Reed", "Senior Lecturer in Hydrology"), ("Prof Bob Hale", "Professor of River Ecology")]
+    cards = "".join(f"<div class='person'><img src='/p{n}.jpg' alt=''><h3><a href='/people/{n}'>{name}</a></h3><p "
+                    f"class='role'>{role}</p><p><a href='mailto:p{n}@uni.test'>p{n}@uni.test</a></p></div>"
+                    for n, (name, role) in enumerate(people))
+    body = f"<h1>Our people</h1>{cards}"
+    page = f"<main>{body}</main>" if wrap == "main" else f"<div id='content'>{body}</div>"
+    nav = "<nav>" + " ".join(f"<a href='/s{n}'>Section {n}</a>" for n in range(10)) + "</nav>"
+    html = (f"<html><head><title>People | River Science</title></head><body><header>{nav}</header>{page}<footer><p>"
+            f"© River Science 2026</p></footer></body></html>")
+    lines = page_content(html, "https://uni.test/people/").text.split("\n")
+    assert all(name in lines and role in lines for name, role in people), lines
+    assert not any(line.startswith(("Section", "©")) for line in lines), lines
