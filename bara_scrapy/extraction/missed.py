@@ -813,24 +813,30 @@ def _item_titles(item: HtmlElement) -> list[HtmlElement]:
 
 
 def bare_entries(root: HtmlElement, url: str) -> list[HtmlElement]:
-    """The `<article>`s of other pages whose only words are one title link (`is_title_link`) and a date: a listing's
-    entries of one or two, on a page where trafilatura found no prose (a tag's or category's page of posts by title).
-    Three or more are a group (`missed_groups` takes a list of link titles when there is no prose beside it).
+    """The `<article>`s of other pages whose only words are one title link (`is_title_link`) and a date, and the list
+    items whose only words are such a link and a `<time>`: a listing's entries of one or two, on a page where
+    trafilatura found no prose (a tag's or category's page of posts by title: NexT's articles, Nikola's list). Three
+    or more are a group (`missed_groups` takes a list of link titles when there is no prose beside it).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<main><h1>Practice</h1><article><time>02-25</time><div><a href="/2026/bells/">Teaching bell '
     ...                'handling to learners</a></div></article><article><a href="/p/">Next</a></article></main>')
     >>> [a.text_content() for a in bare_entries(t, "http://h/categories/practice/")]
     ['Teaching bell handling to learners']
+    >>> t = fromstring('<ul><li><time>2026-03-21</time><a href="/posts/first/">First night at the reedbed hide</a>'
+    ...                '</li><li><a href="/about/">About the moth trappers group</a></li></ul>')
+    >>> [a.text_content() for a in bare_entries(t, "http://h/categories/reedbed/")]
+    ['First night at the reedbed hide']
     """
     found = []
-    for article in root.iter("article"):
-        links = [a for a in article.iter("a") if leads_elsewhere(a.get("href"), url)]
+    for entry in root.iter("article", "li"):
+        links = [a for a in entry.iter("a") if leads_elsewhere(a.get("href"), url)]
         if len(links) != 1 or not is_title_link(links[0]):
             continue
-        dates = sum(words(t.text_content()) for t in article.iter("time"))
-        if words(" ".join(article.itertext())) == words(links[0].text_content()) + dates:
-            found.append(links[0])
+        dates = sum(words(t.text_content()) for t in entry.iter("time"))
+        if (entry.tag == "article" or dates) and words(" ".join(entry.itertext())) == words(
+                links[0].text_content()) + dates:
+            found.append(links[0])  # an item of a list: dated, no menu's
     return found
 
 

@@ -65,9 +65,8 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "nodebb": ["Profile views", "Replies:", "Reputation", "This topic has been deleted"],
                # DokuWiki's "Last modified: <date> by <user>" line is in <main>, and trafilatura keeps it
                "dokuwiki": ["Last modified"],
-               # Nikola's tag pages: a feed link in the listing's header, and a listing of one post read as one line
-               # of the whole body (its furniture just under LOST_SHARE of it)
-               "nikola": ["About the Group", "RSS feed"],
+               # Nikola's tag pages: a feed link in the listing's header (a line of the frame, with the page's title)
+               "nikola": ["RSS feed"],
                # Trac: trafilatura keeps the "Note: See TracWiki for help on using the wiki." line under each view's
                # content and a wiki page's "Last modified 9 days ago" line (`div.trac-modifiedby`), which differ by
                # view and page (no parent's template holds them); the timeline's filter checkboxes (a <fieldset> of
