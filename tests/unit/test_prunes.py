@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -108,16 +108,21 @@ def test_the_first_prunes_select_what_trafilatura_expressions_select(select: Cal
 CORPORA = default_corpus("cleaneval").parent
 
 
+def _prepared(name: str) -> Iterator[tuple[str, Any, Any]]:
+    """A corpus's first 80 pages: each its key, its tree as parsed and as trafilatura prepares it (tags converted:
+    list, item, head...)."""
+    for key, html, url, _ in load_corpus(CORPORA / name, limit=80):
+        tree = parse(html)
+        if tree is not None:
+            yield key, tree, _prepare_tree(tree, trafilatura_options(url, True), url)[0]
+
+
 @pytest.mark.skipif(not (CORPORA / "cleaneval").is_dir(), reason=f"corpora not found in {CORPORA} (set BARA_CORPORA)")
 @pytest.mark.parametrize("name", ["cleaneval", "cleanportaleval", "article-extraction-benchmark"])
 def test_the_same_elements_on_real_pages(name: str) -> None:
-    """On the page as parsed and as trafilatura hands it to these prunes (tags converted: list, item, head...)."""
+    """On the page as parsed and as trafilatura hands it to these prunes."""
     found = 0
-    for _key, html, url, _ in load_corpus(CORPORA / name, limit=80):
-        tree = parse(html)
-        if tree is None:
-            continue
-        cleaned, _ = _prepare_tree(tree, trafilatura_options(url, True), url)
+    for _key, tree, cleaned in _prepared(name):
         for select, expressions in SELECTIONS + FIRST:
             found += len(_same(select, expressions, tree)) + len(_same(select, expressions, cleaned))
     assert found  # the pages hold elements these prunes take
@@ -148,13 +153,9 @@ def test_the_same_body_subtrees_as_the_expressions(box: str) -> None:
 @pytest.mark.parametrize("name", ["cleaneval", "cleanportaleval", "article-extraction-benchmark"])
 def test_the_same_body_subtrees_on_real_pages(name: str) -> None:
     found = 0
-    for _key, html, url, _ in load_corpus(CORPORA / name, limit=80):
-        tree = parse(html)
-        if tree is None:
-            continue
-        cleaned, _ = _prepare_tree(tree, trafilatura_options(url, True), url)
+    for key, _tree, cleaned in _prepared(name):
         for n, expression in enumerate(BODY_XPATH):
             subtree = prunes.body_subtree(cleaned, n)
-            assert subtree is next(iter(expression(cleaned)), None), (_key, n)
+            assert subtree is next(iter(expression(cleaned)), None), (key, n)
             found += subtree is not None
     assert found
