@@ -110,10 +110,23 @@ _BYLINE = XPath("boolean(descendant-or-self::*[self::time or contains(concat(' '
 
 def _labelled(box: HtmlElement, h: HtmlElement) -> bool:
     """Whether a box is a field: its first element a heading of `LABEL_WORDS` words at most and no link (a card's
-    title links), with words after it (`_VALUE`)."""
+    title links), with words after it (`_VALUE`) written as a value, not as a section (`_STRUCTURE`: a list, a table,
+    an entry, another heading, a second paragraph: a home page's "Latest news" and "Coming up" are sections).
+
+    >>> from lxml.html import fromstring
+    >>> field = fromstring('<div><h3>Rights</h3><div>Public domain</div></div>')
+    >>> section = fromstring('<section><h2>Coming up</h2><ul><li><a href="/e/1">Otter count</a> 14 March</li></ul>'
+    ...                      '</section>')
+    >>> _labelled(field, field[0]), _labelled(section, section[0])
+    (True, False)
+    """
     label = words(" ".join(h.itertext()))
     return 0 < label <= LABEL_WORDS and next(h.iter("a"), None) is None and words(" ".join(_VALUE(box))) > label \
-        and _first(box) is h
+        and _first(box) is h and next((el for el in box.iterdescendants(*_STRUCTURE) if el is not h), None) is None \
+        and len(box.findall(".//p")) <= 1
+
+
+_STRUCTURE = ("ul", "ol", "dl", "table", "article", "section", "form", "figure", *HEADINGS)  # a section's, no value's
 
 
 def _first(box: HtmlElement) -> HtmlElement | None:
