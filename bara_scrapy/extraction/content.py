@@ -680,24 +680,27 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     return blocks if _little(_words(kept), body_words) else kept
 
 
-def _dump(blocks: list[Block], body_words: int, outside_words: int, furniture: str = "") -> bool:
+def _dump(blocks: list[Block], body_words: int, furniture: str = "", outside_words: int | None = None) -> bool:
     """Whether trafilatura gave the page as one line: its last resort (`baseline`, the body's text; readability's
     summary of a page it could not read), menus and all, on a page of no paragraphs (a forum's list of topics, a
     blog's archive of links, a team of two). The line holds the whole body, or more than `LOST_SHARE` of its words
-    are the page's furniture (`outside_words`: the others), or it holds the whole text of one of the landmarks
-    pruned as furniture (a line of `furniture`, `SHORT_LINE_WORDS` or more: a small site's menu) glued to the rest
-    ("Skip to main content", the menu, then the list). A paragraph never holds a whole menu.
+    are the page's furniture (`outside_words`: the others, `_outside_words` when the caller has not counted them), or
+    it holds the whole text of one of the landmarks pruned as furniture (a line of `furniture`, `SHORT_LINE_WORDS` or
+    more: a small site's menu) glued to the rest ("Skip to main content", the menu, then the list). A paragraph never
+    holds a whole menu. Only a text of one line is counted.
 
     >>> line = [Block("p", "Skip to main content Home Blog About Archive January 12 - Opening day", "")]
-    >>> _dump(line, 40, 7), _dump(line, 40, 12), _dump(line, 12, 12)
+    >>> _dump(line, 40, outside_words=7), _dump(line, 40, outside_words=12), _dump(line, 12, outside_words=12)
     (True, False, True)
-    >>> _dump(line, 40, 12, "Skip to main content Home Blog About Archive\\nPrivacy"), _dump(line, 40, 12, "Home Blog")
+    >>> menu = "Skip to main content Home Blog About Archive"
+    >>> _dump(line, 40, menu + "\\nPrivacy", 12), _dump(line, 40, "Home Blog", 12)
     (True, False)
     """
     if len(blocks) != 1:
         return False
     line = blocks[0]
-    return line.words >= DUMP_SHARE * body_words or outside_words < (1 - LOST_SHARE) * line.words or any(
+    outside = _outside_words(blocks, furniture) if outside_words is None else outside_words
+    return line.words >= DUMP_SHARE * body_words or outside < (1 - LOST_SHARE) * line.words or any(
         len(menu.split()) >= SHORT_LINE_WORDS and menu in line.seq and menu != line.seq
         for menu in map(_seq, furniture.split("\n")))
 
@@ -725,13 +728,13 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = body.words  # counted once: the body text is the page's longest string
-    if _dump(blocks, body_words, _outside_words(blocks, furniture), furniture):
+    if _dump(blocks, body_words, furniture):
         blocks = []  # no evidence of where the page's content is
     kept_words = _words(blocks)
     if _little(kept_words, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
         broader_words = _outside_words(broader, furniture)  # a short page's mega-menu is no more content
-        if broader_words >= BROADER_FACTOR * kept_words and not _dump(broader, body_words, broader_words, furniture):
+        if broader_words >= BROADER_FACTOR * kept_words and not _dump(broader, body_words, furniture, broader_words):
             blocks = broader
             kept_words = _words(blocks)
     kept_seq = joined_seq(b.seq for b in blocks)
