@@ -69,10 +69,7 @@ def _names(el: HtmlElement, attribute: str, pattern: re.Pattern[str]) -> bool:
 
 def _first(el: HtmlElement, names: tuple[str, str]) -> str:
     """XPath's string of `@a|@b`: the value of whichever of the two comes first among the element's attributes."""
-    for name in el.keys():
-        if name in names:
-            return str(el.get(name))
-    return ""
+    return _first_of(el.items(), names)
 
 
 def overall_discard(tree: HtmlElement) -> list[HtmlElement]:
@@ -97,7 +94,7 @@ def overall_discard(tree: HtmlElement) -> list[HtmlElement]:
 
 
 def _first_of(items: list[tuple[str, str]], names: tuple[str, str]) -> str:
-    """`_first` of an element's attributes (`el.items()`)."""
+    """`_first` of an element's attributes (`el.items()`, read once by a caller that tests several)."""
     for name, value in items:
         if name in names:
             return value
