@@ -150,7 +150,7 @@ def comment_lines(comments: Iterable[tuple[str | None, str]]) -> set[str]:
     return out
 
 
-def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> list[Block]:
+def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: str = "") -> list[Block]:
     """trafilatura's blocks, less page furniture, with the missed groups' blocks in the page's reading order.
 
     A block trafilatura kept is dropped only when its text is in the pruned `furniture` and
@@ -159,7 +159,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
     A marked block (in a missed group) or a table's header row above kept rows, missing
     from trafilatura's text, goes just before the next block trafilatura kept. A heading is missing unless
     trafilatura kept it as a line: its words inside a kept line are another line's ("Tutorial" over "This tutorial
-    builds…", an entry's title inside its excerpt's "Continue reading" for screen readers).
+    builds…", an entry's title inside its excerpt's "Continue reading" for screen readers). A link to the site's
+    own page (on `url`'s host) that names a kept line goes with it (`_name_over`: an author's name over her role).
 
     >>> p = lambda t, m=False: Block("p", t, t, marked=m)
     >>> intro = "An intro of several words"
@@ -196,7 +197,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
         nxt = anchors[i] if anchors[i] >= 0 else nxt
     out: list[Block] = []
     pos, added = 0, set[str]()
-    anchored = set(anchors)
+    anchored, host = set(anchors), urlsplit(url).hostname or ""
     for i, b in enumerate(structure):
         if anchors[i] >= pos:
             out.extend(body[pos : anchors[i]])
@@ -209,7 +210,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "") -> lis
             pos += 1
             continue
         header = b.kind == "row" and b.level == 1 and i + 1 < len(structure) and anchors[i + 1] >= 0
-        framed = not (b.marked or header) and _frame_content(b)
+        framed = not (b.marked or header) and (_frame_content(b) or (i + 1 < len(structure) and _name_over(
+            b, structure[i + 1], host) and (anchors[i + 1] >= 0 or _frame_content(structure[i + 1]))))
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
         if (b.marked or header or framed) and anchors[i] < 0 and not (
@@ -433,6 +435,27 @@ def _frame_content(b: Block) -> bool:
     if b.kind == "h" and b.carded:
         return True  # a card's title: a heading inside the card's link (a linked headline is not one)
     return b.link_words < FRAME_LINK_SHARE * n and not _URL_LINE.match(b.text)
+
+
+def _name_over(b: Block, line: Block, host: str) -> bool:
+    """Whether a short line of the frame names the `line` after it: the line is one link (a name, to its page on the
+    site, on `host`) in a box of its own at the start of the box whose own line follows (an author card's "Marisol
+    Quenby" over her role). The caller keeps it where it keeps that line. A link elsewhere ("Subscribe on YouTube")
+    is a call to go there.
+
+    >>> name = Block("p", "Ann Lee", "[Ann Lee](http://h/authors/ann)", framed=True, link_words=2,
+    ...              path="/header/div.a/div.n")
+    >>> role = Block("p", "Head librarian", "Head librarian", framed=True, path="/header/div.a")
+    >>> _name_over(name, role, "h"), _name_over(name, replace(role, path="/header/div.b"), "h")
+    (True, False)
+    >>> _name_over(name, role, "elsewhere.example")
+    False
+    """
+    if not (b.framed and not b.marked and line.framed and b.link_words == b.words < FRAME_LINE_WORDS
+            and b.path.rpartition("/")[0] == line.path):
+        return False
+    link = _MD_LINK.fullmatch(b.md)
+    return link is not None and urlsplit(link[2]).hostname == host
 
 
 def _dateline(b: Block, tokens: list[str]) -> bool:
@@ -777,7 +800,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
-    blocks = merge(structured, blocks, furniture)  # furniture out of trafilatura's too
+    blocks = merge(structured, blocks, furniture, url)  # furniture out of trafilatura's too
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
     titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
     headlines = titled_seqs | ({_seq(headline.text_content())} if headline is not None else set())

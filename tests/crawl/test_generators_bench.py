@@ -23,13 +23,6 @@ pytestmark = pytest.mark.browser
 # Pelican's notmyidea theme prints the newest post whole in an <aside id="featured"> of its index: a landmark
 # that says "not the page's own", which bara_scrapy follows; the post is crawled on its own page, whole.
 KNOWN = {"pelican-notmyidea": ["blog: Frequently asked questions"]}
-# Docusaurus: each post's author name is a two-word link over the author's title (a byline: the title is kept, the
-# name is not).
-KNOWN["docusaurus"] = [
-    *(f"/blog/{post}/: {author}" for post, authors in [
-        ("opening-day-harbor-branch", ["Marisol Quenby"]), ("envelope-folding-marathon", ["Priya Castellane"]),
-        ("spring-catalogue-delayed", ["Priya Castellane"]), ("ledger-of-forgotten-beans", ["Tobiah Pellow"]),
-        ("sea-kale-cold-stratification", ["Marisol Quenby", "Tobiah Pellow"])] for author in authors)]
 # MediaWiki: a subcategory's entry holds its count beside its link ("Harrowgate Canal locks (2 P)"), no list of
 # written links.
 KNOWN["mediawiki-vector"] = KNOWN["mediawiki-vector-2022"] = [

@@ -1568,3 +1568,13 @@ def test_a_category_page_of_one_dated_post_keeps_its_title() -> None:
     lines = page_content(html, "http://127.0.0.1:8000/categories/reedbed/").text.split("\n")
     assert "Posts about reedbed" in lines and "First Night of the Season at the Reedbed Hide" in lines, lines
     assert not any("About the Group" in line for line in lines), lines
+
+
+def test_an_author_card_keeps_the_name_over_its_role() -> None:
+    """Docusaurus's blog post (the committed mirror's): each author's card under the headline is a linked name in a
+    box of its own over the author's role. The frame kept the role and dropped the name, a two-word link
+    (`content._name_over`)."""
+    html = (MIRRORS / "docusaurus/site/blog/sea-kale-cold-stratification/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/blog/sea-kale-cold-stratification/").text.split("\n")
+    assert lines[1:5] == ["Marisol Quenby", "Head Librarian and keeper of the brine drawers", "Tobiah Pellow",
+                          "Volunteer archivist who catalogues forgotten beans"], lines[:6]
