@@ -107,21 +107,39 @@ def _entry_field(el: HtmlElement) -> bool:
 
 def entry_labels(root: HtmlElement) -> list[HtmlElement]:
     """The `<label>`s of fields a reader types into or picks from (a comment form's "Name *", a search box's
-    "Enter search terms"): they name the page's controls, not its content. The label of a checkbox or radio
-    button stays: CSS-only accordions and tabs put their question or title there.
+    "Enter search terms"), and of the checkboxes and radio buttons of a form one submits (a timeline's filters
+    "Tickets opened and closed", a poll's options): they name the page's controls, not its content. The label of
+    a checkbox or radio button outside such a form stays: CSS-only accordions and tabs put their question or title
+    there.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<form><label for="n">Name *</label><input id="n"><label><input type="search"> Find</label>'
     ...                '<input type="checkbox" id="q1"><label for="q1">Can I pay later?</label></form>')
     >>> [" ".join(label.text_content().split()) for label in entry_labels(t)]
     ['Name *', 'Find']
+    >>> t = fromstring('<form><label><input type="checkbox"> Wiki changes</label><button>Update</button></form>')
+    >>> [" ".join(label.text_content().split()) for label in entry_labels(t)]
+    ['Wiki changes']
     """
     labels = list(root.iter("label"))
     if not labels:
         return []
     fields = {el.get("id") for el in root.iter(*FORM_FIELDS) if el.get("id") and _entry_field(el)}
+    submitted = {form for form in root.iter("form") if _submitted(form)}
     return [label for label in labels
-            if label.get("for") in fields or any(_entry_field(el) for el in label.iter(*FORM_FIELDS))]
+            if label.get("for") in fields or any(_entry_field(el) for el in label.iter(*FORM_FIELDS))
+            or (submitted and any(form in submitted for form in label.iterancestors("form")))]
+
+
+SUBMITS = frozenset({"submit", "image"})
+
+
+def _submitted(form: HtmlElement) -> bool:
+    """Whether a form is one a reader fills in and submits (a button, a submit input), not a page's wrapper
+    (ASP.NET's `aspnetForm` around its headings and sections)."""
+    if next(form.iter(*HEADINGS, *SECTIONING), None) is not None:
+        return False
+    return any(el.tag == "button" or (el.get("type") or "").lower() in SUBMITS for el in form.iter("button", "input"))
 
 
 def entry_forms(root: HtmlElement) -> list[HtmlElement]:

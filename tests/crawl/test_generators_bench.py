@@ -62,10 +62,8 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "nikola": ["RSS feed"],
                # Trac: trafilatura keeps the "Note: See TracWiki for help on using the wiki." line under each view's
                # content and a wiki page's "Last modified 9 days ago" line (`div.trac-modifiedby`), which differ by
-               # view and page (no parent's template holds them); the timeline's filter checkboxes (a <fieldset> of
-               # <label>s inside #content, before the text's end) are frame text
-               "trac": ["Last modified", "Repository changesets", "Tickets opened and closed",
-                        "for help on using and creating reports", "for help on using queries",
+               # view and page (no parent's template holds them)
+               "trac": ["Last modified", "for help on using and creating reports", "for help on using queries",
                         "for help on using the roadmap", "for help on using the wiki", "for help on using tickets",
                         "for information about the timeline view"]}
 # Twenty Twenty-Three links its author archive from nowhere (the byline is not a link): no crawl finds it.

@@ -1578,3 +1578,19 @@ def test_an_author_card_keeps_the_name_over_its_role() -> None:
     lines = page_content(html, "http://127.0.0.1:8000/blog/sea-kale-cold-stratification/").text.split("\n")
     assert lines[1:5] == ["Marisol Quenby", "Head Librarian and keeper of the brine drawers", "Tobiah Pellow",
                           "Volunteer archivist who catalogues forgotten beans"], lines[:6]
+
+
+def test_a_forms_options_are_controls_and_an_accordions_question_is_content() -> None:
+    """Trac's timeline (the committed mirror's) opens with a form of checkboxes that filter it ("Tickets opened and
+    closed"): a form one submits, and its labels name controls. A CSS-only accordion's checkbox, outside such a form
+    (or in a page's wrapping form, ASP.NET's, holding its headings), labels the question a reader opens."""
+    html = (MIRRORS / "trac/site/timeline").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/timeline").text.split("\n")
+    assert "fixed: Fixed by upper-casing the answer before the installer validates it." in lines, lines
+    assert not any("Tickets opened and closed" in line for line in lines), lines[:3]
+    faq = ("<h2>Questions</h2><input type='checkbox' id='q1' hidden><label for='q1'>Can I borrow seeds by post?</label>"
+           "<div class='answer'><p>Yes: write to the library and we send up to five envelopes a season.</p></div>")
+    for wrapper in ("<div>{}</div>", "<form id='aspnetForm'>{}<input type='submit' value='Go'></form>"):
+        html = "<html><body><main><h1>Seeds</h1>" + BODY + wrapper.format(faq) + "</main></body></html>"
+        lines = page_content(html, "http://127.0.0.1:8000/faq").text.split("\n")
+        assert "Can I borrow seeds by post?" in lines, lines
