@@ -66,7 +66,7 @@ from .missed import (
     titled_heading,
     written_link_lists,
 )
-from .records import records
+from .records import meta_rows, records
 from .template import encode, fingerprint, key, listed, template_lines, title_key
 from .text import (
     BROADER_FACTOR,
@@ -775,6 +775,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
     # a thread too short to be a group: its comments are content too
     few = few_comments(structure, thread, kept.held, url) if comment_names else []
+    commented = {el for g in (*thread, *few) for item in g.items for el in item.iter()}  # a comment's byline stays
+    furniture = "\n".join([furniture, *_dropped(row for row in meta_rows(structure) if row not in commented)])
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body

@@ -104,6 +104,69 @@ def _byline(el: HtmlElement) -> bool:
     return bool(values) and all(_BYLINE(value) for value in values)
 
 
+def meta_rows(root: HtmlElement) -> list[HtmlElement]:
+    """The article meta rows under `root`: an element of two boxes or more (not a bare `<time>` or link each: a
+    listing's entry is its date beside its title link), half of them or more a date or the author, as the markup
+    says (`_dated`), under a label of `LABEL_WORDS` words at most, the others as short (NexT's "Posted on <time>",
+    "Edited on <time>", "In <category>"). Each box has a word outside its links and holds no heading: a box that is
+    a link alone is an entry's title (an archive's "03-14" over its post's title link, a post's `<h1>` over its date).
+    An event listing's rows link their titles beside their dates.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><div class="meta"><span>Posted on <time>2026-01-20</time></span><span>In <a href="/c">'
+    ...                'Tower</a></span></div><ul><li><time>2026-11-08</time><a href="/p/1">Winter moths</a></li>'
+    ...                '<li><span><a href="/e/1">Otter count</a> <time>14 March</time></span><span>Free</span></li>'
+    ...                '</ul></div>')
+    >>> [el.get("class") for el in meta_rows(t)]
+    ['meta']
+    >>> t = fromstring('<div><header><h1>Otters</h1><p><time>2026-03-04</time></p></header><div class="entry">'
+    ...                '<div><time>03-14</time></div><div><a href="/p/1">Otter count</a></div></div></div>')
+    >>> meta_rows(t)
+    []
+    """
+    rows = dict[HtmlElement, None]()  # the elements around a date or an author, the only ones that can be a row
+    for marker in _MARKERS(root):
+        for el in marker.iterancestors():
+            if el in rows:
+                break
+            rows[el] = None
+            if el is root:
+                break
+    out = []
+    for el in rows:  # (in the markers' order, innermost first: the same page gives the same order)
+        boxes = [box for box in el if isinstance(box.tag, str)]
+        if len(boxes) >= 2 and not any(box.tag in _BARE for box in boxes) \
+                and 2 * sum(_dated(box) for box in boxes) >= len(boxes) and all(_meta_box(box) for box in boxes):
+            out.append(el)
+    return [el for el in out if not any(a in out for a in el.iterancestors())]
+
+
+_BARE = frozenset({"time", "a", "br", "img"})  # a listing entry's parts, not the boxes of a meta row
+
+
+def _meta_box(box: HtmlElement) -> bool:
+    """A meta row's box: a few words, none a heading's, some outside its links (a label, "In", or a date): a box
+    that is a link alone is an entry's title."""
+    if next(box.iter(*HEADINGS), None) is not None or words(" ".join(box.itertext())) > 2 * LABEL_WORDS:
+        return False
+    return words(" ".join(_UNLINKED(box))) > 0
+
+
+_UNLINKED = XPath("descendant::text()[not(ancestor::a)]")
+
+
+def _dated(item: HtmlElement) -> bool:
+    """An item that is a date or an author by its markup, under a short label, with no other link."""
+    if not _BYLINE(item) or any("author" not in (a.get("rel") or "").split() and a.get("itemprop") != "author"
+                                for a in item.iter("a")):
+        return False
+    dates = sum(words(" ".join(el.itertext())) for el in item.iter("time"))
+    return words(" ".join(item.itertext())) - dates <= LABEL_WORDS
+
+
+_MARKERS = XPath("descendant::*[self::time or @rel or @itemprop][self::time or contains(concat(' ', normalize-space("
+                 "@rel), ' '), ' author ') or @itemprop='author' or starts-with(@itemprop, 'date')]")  # (the first test
+# keeps the string functions off most elements: 2.5 times faster)
 _BYLINE = XPath("boolean(descendant-or-self::*[self::time or contains(concat(' ', normalize-space(@rel), ' '), "
                 "' author ') or @itemprop='author' or starts-with(@itemprop, 'date')])")
 

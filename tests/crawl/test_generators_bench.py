@@ -46,10 +46,9 @@ KNOWN["nodebb"] = [
 # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
 KNOWN_LEAKS = {"docusaurus": ["One min read"],
                # NexT puts its header and sidebar inside <main class="main">: on a listing of links the sidebar holds
-               # most of the unlinked text (kept, with its site description); the three meta spans "Posted on / Edited
-               # on / In <category>" are a plain run; the archive's "Um..! 5 posts in total. Keep on posting." is
-               # trafilatura's
-               "hexo-next": ["Edited on", "Keep on posting", "Posted on",
+               # most of the unlinked text (kept, with its site description); the archive's "Um..! 5 posts in total.
+               # Keep on posting." is trafilatura's
+               "hexo-next": ["Keep on posting",
                              "The practice log of a tower of change ringers in a market town on the fen edge"],
                # NodeBB: the "deleted topic" notice is a
                # div.alert.hidden of 16 words (a class hint only, `is_boilerplate`), kept as frame text under the

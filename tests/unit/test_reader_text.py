@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from lxml.html import fromstring
 
-from bara_scrapy.bench.articles import default_corpus
+from bara_scrapy.bench.articles import default_corpus, load_corpus
 from bara_scrapy.bench.corpus import load
 from bara_scrapy.extraction.blocks import seq
 from bara_scrapy.extraction.content import page_content
@@ -1594,3 +1594,27 @@ def test_a_forms_options_are_controls_and_an_accordions_question_is_content() ->
         html = "<html><body><main><h1>Seeds</h1>" + BODY + wrapper.format(faq) + "</main></body></html>"
         lines = page_content(html, "http://127.0.0.1:8000/faq").text.split("\n")
         assert "Can I borrow seeds by post?" in lines, lines
+
+
+def test_an_articles_meta_row_is_not_its_text() -> None:
+    """NexT's post and index pages (the committed mirror's): under each headline a row of boxes "Posted on <time>",
+    "Edited on <time>", "In <category>", a repeated group that was kept as three lines, or glued into one on the
+    index (`records.meta_rows`). The headlines and the bodies stay."""
+    for path in ("2026/01/20/rehanging-the-tenor/index.html", "index.html"):
+        html = (MIRRORS / "hexo-next/site" / path).read_text()
+        lines = page_content(html, f"http://127.0.0.1:8000/{path}").text.split("\n")
+        assert not any(line.startswith(("Posted on", "Edited on", "In ")) for line in lines), lines[:6]
+        assert any(line.startswith("After three winters of a grinding noise") for line in lines), lines[:6]
+        assert "Rehanging the Tenor Bell" in lines, lines[:6]
+
+
+ARTICLES = default_corpus("article-extraction-benchmark")
+
+
+@pytest.mark.skipif(not ARTICLES.is_dir(), reason=f"article corpus not found at {ARTICLES} (set BARA_CORPORA)")
+def test_a_comments_header_row_stays_with_its_comment() -> None:
+    """A Russian news page's one comment opens with a row of its author and a `<time>`: shaped like an article's meta
+    row, it is the comment's byline, and the comment stays whole (`records.meta_rows` skips the comments)."""
+    html, url = next((h, u) for k, h, u, _ in load_corpus(ARTICLES) if k.startswith("3c6d3381ef52"))
+    comments = page_content(html, url).comments
+    assert [(c.author, c.text.split("\n")[0]) for c in comments] == [("Гость", "11:15 05.10.18")]
