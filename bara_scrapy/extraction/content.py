@@ -458,6 +458,34 @@ def _name_over(b: Block, line: Block, host: str) -> bool:
     return link is not None and urlsplit(link[2]).hostname == host
 
 
+def _without_closing_dateline(blocks: list[Block], comments: Sequence[Comment]) -> list[Block]:
+    """`blocks` less the last when it is a paragraph that dates the page or claims its copyright (`_dateline`), after
+    its content: "Last modified: 2026/12/06 00:00 by ann", "Copyright © 2019 Press TV", "First Published on Nov 20,
+    2019". A date closes a series when another line is one too: the last comment's byline ("Posted by: Ann at Nov
+    27, 2004"), the last post's on a blog's page; it stays, as do the comments' bylines, a quotation's attribution
+    ("— Ann (@ann) November 19, 2019") and a line opening with a number (a ranked list's "100. Beyonce (-)", an
+    item's "30\"H x 21\"D").
+
+    >>> p = lambda t: Block("p", t, t)
+    >>> [b.text for b in _without_closing_dateline([p("Otters came back."), p("Last modified: 2026/12/06")], [])]
+    ['Otters came back.']
+    >>> bylines = [p("Posted by: Bo at Nov 26, 2004 9:12 AM"), p("Nice."), p("Posted by: Ann at Nov 27, 2004 10:31 AM")]
+    >>> len(_without_closing_dateline([p("Otters."), *bylines], [])), len(_without_closing_dateline(bylines[1:], []))
+    (4, 1)
+    >>> len(_without_closing_dateline(bylines[1:], [Comment(author="Ann", text=f"Nice.\\n{bylines[2].text}")]))
+    2
+    """
+    if len(blocks) < 2:
+        return blocks
+    last = blocks[-1]
+    if last.kind != "p" or not last.text[:1].isalpha() or not _dateline(last, word_list(last.text)):
+        return blocks
+    if "©" not in last.text and "copyright" not in last.seq and any(
+            b.kind == "p" and _dateline(b, word_list(b.text)) for b in blocks[:-1]):
+        return blocks  # the last of a series
+    return blocks if comments and last.seq in comment_lines((c.author, c.text) for c in comments) else blocks[:-1]
+
+
 def _dateline(b: Block, tokens: list[str]) -> bool:
     """Whether a line of the frame is a byline, dateline or timestamp, by its words outside its links (a reference's
     links back to where it is cited, "↑ 1.0 1.1", are no date): a third of them numbers, or a short line naming a
@@ -812,13 +840,14 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(_words(blocks), body_words):
         blocks, method = _body_blocks(body.text), "body"
-    chosen, keys = len(blocks), [key(b) for b in structured]
-    if method != "body":
-        blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)
     if few:  # in document order with the others
         order = {el: n for n, el in enumerate(structure.iter())}
         thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])
     thread_comments = comments_of(thread)
+    blocks = _without_closing_dateline(blocks, thread_comments)
+    chosen, keys = len(blocks), [key(b) for b in structured]
+    if method != "body":
+        blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)
     text_seq = joined_seq(b.seq for b in blocks) if thread_comments else ""
     comments = []  # only what `text` holds: a comment's byline may have stayed out of it
     for c in thread_comments:

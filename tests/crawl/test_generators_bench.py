@@ -55,8 +55,6 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                # headline; "Replies: 1" is an <a href="#"> in a post's footer, a line of the thread's items; the
                # profile's stat labels (div.account-stats) are lines trafilatura keeps
                "nodebb": ["Profile views", "Replies:", "Reputation", "This topic has been deleted"],
-               # DokuWiki's "Last modified: <date> by <user>" line is in <main>, and trafilatura keeps it
-               "dokuwiki": ["Last modified"],
                # Nikola's tag pages: a feed link in the listing's header (a line of the frame, with the page's title)
                "nikola": ["RSS feed"],
                # Trac: trafilatura keeps the "Note: See TracWiki for help on using the wiki." line under each view's

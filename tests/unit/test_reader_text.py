@@ -1608,6 +1608,22 @@ def test_an_articles_meta_row_is_not_its_text() -> None:
         assert "Rehanging the Tenor Bell" in lines, lines[:6]
 
 
+def test_a_closing_dateline_is_the_pages_and_a_series_last_byline_stays() -> None:
+    """DokuWiki's page (the committed mirror's) closes with "guild/lighthouses.txt · Last modified: 2026/12/06 00:00
+    by 127.0.0.1", which trafilatura keeps: it dates the page, it is not its content
+    (`content._without_closing_dateline`). A byline that closes a series (the last of the comments' "Posted by: …
+    at <date>") stays with the others."""
+    html = (MIRRORS / "dokuwiki/site/guild:lighthouses").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/guild:lighthouses").text.split("\n")
+    assert lines[-1].startswith("For directions between the towers"), lines[-3:]
+    said = [("Lovely write-up, the dawn counts sound magical.", "Ann", 10), ("We saw holts by the mill.", "Bo", 11)]
+    comments = "".join(f"<p>{text}</p><p>Posted by: {who} at Nov {day}, 2004 10:31:07 AM</p>"
+                       for text, who, day in said)
+    html = f"<html><body><div class='post'><h1>Otters</h1>{BODY}<h2>2 Comments</h2>{comments}</div></body></html>"
+    lines = page_content(html, URL).text.split("\n")
+    assert lines[-1] == "Posted by: Bo at Nov 11, 2004 10:31:07 AM", lines[-4:]
+
+
 ARTICLES = default_corpus("article-extraction-benchmark")
 
 
