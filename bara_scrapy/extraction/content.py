@@ -803,8 +803,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
                      [id(g) in left_out and end is not None and follows(g, end) for g in groups])
     # a thread too short to be a group: its comments are content too
     few = few_comments(structure, thread, kept.held, url) if comment_names else []
-    commented = {el for g in (*thread, *few) for item in g.items for el in item.iter()}  # a comment's byline stays
-    furniture = "\n".join([furniture, *_dropped(row for row in meta_rows(structure) if row not in commented)])
+    if rows := meta_rows(structure):  # "Posted on <time>", "In <category>"; a comment's byline stays
+        commented = {el for g in (*thread, *few) for item in g.items for el in item.iter()}
+        furniture = "\n".join([furniture, *_dropped(row for row in rows if row not in commented)])
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body

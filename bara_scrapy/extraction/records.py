@@ -15,6 +15,8 @@ article's own (a masthead, a fact box), and trafilatura decides it with the arti
   post;
 - the record is not mostly links: that would be a menu;
 - the record is not a byline: its values are not all the page's author and dates, as the markup says.
+
+By the same markup, an article's meta row ("Posted on <time>", "In <category>": `meta_rows`) is the page's furniture.
 """
 
 from __future__ import annotations
@@ -164,11 +166,12 @@ def _dated(item: HtmlElement) -> bool:
     return words(" ".join(item.itertext())) - dates <= LABEL_WORDS
 
 
-_MARKERS = XPath("descendant::*[self::time or @rel or @itemprop][self::time or contains(concat(' ', normalize-space("
-                 "@rel), ' '), ' author ') or @itemprop='author' or starts-with(@itemprop, 'date')]")  # (the first test
-# keeps the string functions off most elements: 2.5 times faster)
-_BYLINE = XPath("boolean(descendant-or-self::*[self::time or contains(concat(' ', normalize-space(@rel), ' '), "
-                "' author ') or @itemprop='author' or starts-with(@itemprop, 'date')])")
+# a date or the page's author, by the markup: a <time>, a link rel="author", schema.org's itemprop author or date*
+_DATE_OR_AUTHOR = ("self::time or contains(concat(' ', normalize-space(@rel), ' '), ' author ') or @itemprop='author' "
+                   "or starts-with(@itemprop, 'date')")
+_BYLINE = XPath(f"boolean(descendant-or-self::*[{_DATE_OR_AUTHOR}])")
+# (the first test keeps the string functions off most elements: 2.5 times faster on a whole page)
+_MARKERS = XPath(f"descendant::*[self::time or @rel or @itemprop][{_DATE_OR_AUTHOR}]")
 
 
 def _labelled(box: HtmlElement, h: HtmlElement) -> bool:
