@@ -34,7 +34,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
-from .boilerplate import LABEL_WORDS, drop_controls, main_root, named_omission, outside, prune_split
+from .boilerplate import HEADINGS, LABEL_WORDS, drop_controls, main_root, named_omission, outside, prune_split
 from .comments import comments_of, few_comments, threads
 from .lists import repeated_groups
 from .missed import (
@@ -731,20 +731,29 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     return blocks if _little(_words(kept), body_words) else kept
 
 
-def _dump(blocks: list[Block], body_words: int, furniture: str = "", outside_words: int | None = None) -> bool:
+def _dump(blocks: list[Block], body_words: int, furniture: str = "", outside_words: int | None = None,
+          area: HtmlElement | None = None) -> bool:
     """Whether trafilatura gave the page as one line: its last resort (`baseline`, the body's text; readability's
     summary of a page it could not read), menus and all, on a page of no paragraphs (a forum's list of topics, a
     blog's archive of links, a team of two). The line holds the whole body, or more than `LOST_SHARE` of its words
     are the page's furniture (`outside_words`: the others, `_outside_words` when the caller has not counted them), or
     it holds the whole text of one of the landmarks pruned as furniture (a line of `furniture`, `SHORT_LINE_WORDS` or
-    more: a small site's menu) glued to the rest ("Skip to main content", the menu, then the list). A paragraph never
-    holds a whole menu. Only a text of one line is counted.
+    more: a small site's menu) glued to the rest ("Skip to main content", the menu, then the list), or it is the whole
+    text of the page's content `area` (the pruned tree) and that area has a heading: the heading glued to what it heads
+    (Nikola's tag page: its title, its feed link and its posts in one line). A paragraph never holds a whole menu. Only
+    a text of one line is counted.
 
     >>> line = [Block("p", "Skip to main content Home Blog About Archive January 12 - Opening day", "")]
     >>> _dump(line, 40, outside_words=7), _dump(line, 40, outside_words=12), _dump(line, 12, outside_words=12)
     (True, False, True)
     >>> menu = "Skip to main content Home Blog About Archive"
     >>> _dump(line, 40, menu + "\\nPrivacy", 12), _dump(line, 40, "Home Blog", 12)
+    (True, False)
+    >>> from lxml.html import fromstring
+    >>> tag = fromstring("<article><h1>Posts about moths</h1><ul><li>May 2 <a href='/p'>Lamp safety</a></li></ul>"
+    ...                  "</article>")
+    >>> glued = [Block("p", "Posts about moths May 2 Lamp safety", "")]
+    >>> _dump(glued, 40, outside_words=7, area=tag), _dump(glued, 40, outside_words=7, area=tag[1])
     (True, False)
     """
     if len(blocks) != 1:
@@ -753,7 +762,9 @@ def _dump(blocks: list[Block], body_words: int, furniture: str = "", outside_wor
     outside = _outside_words(blocks, furniture) if outside_words is None else outside_words
     return line.words >= DUMP_SHARE * body_words or outside < (1 - LOST_SHARE) * line.words or any(
         len(menu.split()) >= SHORT_LINE_WORDS and menu in line.seq and menu != line.seq
-        for menu in map(_seq, furniture.split("\n")))
+        for menu in map(_seq, furniture.split("\n"))) or (
+        area is not None and next(area.iter(*HEADINGS), None) is not None
+        and line.seq.strip() == _seq(" ".join(area.itertext())).strip())
 
 
 def _own(structured: list[Block], keys: list[bytes], entries: str) -> list[bytes]:
@@ -779,13 +790,14 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = body.words  # counted once: the body text is the page's longest string
-    if _dump(blocks, body_words, furniture):
+    if _dump(blocks, body_words, furniture, area=structure):
         blocks = []  # no evidence of where the page's content is
     kept_words = _words(blocks)
     if _little(kept_words, body_words, ESCALATE_BELOW):
         broader = trafilatura_blocks(tree, url, precise=False)
         broader_words = _outside_words(broader, furniture)  # a short page's mega-menu is no more content
-        if broader_words >= BROADER_FACTOR * kept_words and not _dump(broader, body_words, furniture, broader_words):
+        if broader_words >= BROADER_FACTOR * kept_words and not _dump(broader, body_words, furniture, broader_words,
+                                                                      structure):
             blocks = broader
             kept_words = _words(blocks)
     kept_seq = joined_seq(b.seq for b in blocks)

@@ -55,8 +55,6 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                # headline; "Replies: 1" is an <a href="#"> in a post's footer, a line of the thread's items; the
                # profile's stat labels (div.account-stats) are lines trafilatura keeps
                "nodebb": ["Profile views", "Replies:", "Reputation", "This topic has been deleted"],
-               # Nikola's tag pages: a feed link in the listing's header (a line of the frame, with the page's title)
-               "nikola": ["RSS feed"],
                # Trac: trafilatura keeps the "Note: See TracWiki for help on using the wiki." line under each view's
                # content and a wiki page's "Last modified 9 days ago" line (`div.trac-modifiedby`), which differ by
                # view and page (no parent's template holds them)

@@ -1570,6 +1570,16 @@ def test_a_category_page_of_one_dated_post_keeps_its_title() -> None:
     assert not any("About the Group" in line for line in lines), lines
 
 
+def test_a_listing_glued_to_its_heading_is_split_into_its_lines() -> None:
+    """Nikola's category page of two posts (the committed mirror's): trafilatura's text was one line, the heading, the
+    feed link and both posts glued ("Posts about Equipment RSS feed 2026-11-08 17:00 Winter Moths…"). A line that is
+    the whole text of the page's content area, a heading in it, is no evidence (`content._dump`): each post is a line
+    of its own, and the feed link is no content."""
+    html = (MIRRORS / "nikola/site/categories/cat_equipment/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/categories/cat_equipment/").text.split("\n")
+    assert lines == ["Posts about Equipment", "Winter Moths and Lamp Safety", "Choosing a Trap for a Small Garden"]
+
+
 def test_an_author_card_keeps_the_name_over_its_role() -> None:
     """Docusaurus's blog post (the committed mirror's): each author's card under the headline is a linked name in a
     box of its own over the author's role. The frame kept the role and dropped the name, a two-word link
