@@ -135,11 +135,9 @@ SUBMITS = frozenset({"submit", "image"})
 
 
 def _submitted(form: HtmlElement) -> bool:
-    """Whether a form is one a reader fills in and submits (a button, a submit input), not a page's wrapper
-    (ASP.NET's `aspnetForm` around its headings and sections)."""
-    if next(form.iter(*HEADINGS, *SECTIONING), None) is not None:
-        return False
-    return any(el.tag == "button" or (el.get("type") or "").lower() in SUBMITS for el in form.iter("button", "input"))
+    """Whether a form is one a reader fills in and submits (a button, a submit input), not a page's wrapper."""
+    return not _wraps_page(form) and any(el.tag == "button" or (el.get("type") or "").lower() in SUBMITS
+                                         for el in form.iter("button", "input"))
 
 
 def entry_forms(root: HtmlElement) -> list[HtmlElement]:
@@ -159,10 +157,16 @@ def entry_forms(root: HtmlElement) -> list[HtmlElement]:
     out: list[HtmlElement] = []
     for area in root.iter("textarea"):
         form = next(area.iterancestors("form"), None)
-        if form is None or form in out or next(form.iter(*HEADINGS, *SECTIONING), None) is not None:
+        if form is None or form in out or _wraps_page(form):
             continue
         out += _titled(form)
     return out
+
+
+def _wraps_page(form: HtmlElement) -> bool:
+    """Whether a form holds a heading or a page's section: a wrapper of the page (ASP.NET's `aspnetForm`), not a form
+    of its own."""
+    return next(form.iter(*HEADINGS, *SECTIONING), None) is not None
 
 
 def _titled(el: HtmlElement) -> list[HtmlElement]:
