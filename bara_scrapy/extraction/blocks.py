@@ -11,7 +11,7 @@ first (`from_trafilatura_xml`), so both extraction paths share one walker.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Generic, TypeVar, overload
@@ -445,6 +445,25 @@ def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElem
     walker = _Walker(base_url, marks, frame, unframe, items)
     walker.walk(root, "p")
     walker.flush("p")
+    return walker.blocks
+
+
+def placed_blocks(placed: Iterable[tuple[HtmlElement, Sequence[HtmlElement]]], base_url: str = "") -> list[Block]:
+    """The blocks of elements taken out of a tree, each at the `path` it had there (`placed`: an element and the
+    elements around it, from the tree's root down), as `tree_blocks` of the whole tree gives them.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<body><div class="side"><p>Who is online</p></div><main><p>Story</p></main></body>')
+    >>> side = t[0]
+    >>> [(b.path, b.text) for b in placed_blocks([(side, [t])])] == [
+    ...     (b.path, b.text) for b in tree_blocks(t)][:1]
+    True
+    """
+    walker = _Walker(base_url, frozenset(), frozenset())
+    for el, around in placed:
+        walker.path = "".join(f"/{signature(a)}" for a in around if a.tag in BLOCK_TAGS)
+        walker.walk(el, "p")
+        walker.flush("p")
     return walker.blocks
 
 

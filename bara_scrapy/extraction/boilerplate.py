@@ -626,8 +626,11 @@ def outside(content: HtmlElement) -> list[HtmlElement]:
     return out
 
 
-def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
-    """`prune`, also returning the visible text it removed (one element per line): the page's furniture.
+def prune_split(root: HtmlElement, pruned: list[tuple[HtmlElement, list[HtmlElement]]] | None = None
+                ) -> tuple[HtmlElement, str]:
+    """`prune`, also returning the visible text it removed (one element per line): the page's furniture. `pruned`,
+    when given, receives each visible element removed inside the content root, with the elements around it from that
+    root down (where it stood: `blocks.placed_blocks`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<html><body><nav>Menu</nav><main><p>A long story</p>'
@@ -670,6 +673,9 @@ def prune_split(root: HtmlElement) -> tuple[HtmlElement, str]:
         if el.getparent() is not None:
             if isinstance(el.tag, str) and not invisible(el):
                 removed.append(" ".join(el.itertext()))
+                if pruned is not None:
+                    around = list(el.iterancestors())
+                    pruned.append((el, around[: around.index(content) + 1][::-1]))
             el.drop_tree()  # keeps the tail text, which belongs to the parent
     return content, "\n".join(" ".join(r.split()) for r in removed if r.strip())
 

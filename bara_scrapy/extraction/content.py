@@ -32,7 +32,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from ..items import Comment
-from .blocks import Block, page_links, resolve, to_markdown, to_text, tree_blocks
+from .blocks import Block, page_links, placed_blocks, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
 from .boilerplate import HEADINGS, LABEL_WORDS, drop_controls, main_root, named_omission, outside, prune_split
 from .comments import comments_of, few_comments, threads
@@ -776,7 +776,10 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
             sites: frozenset[str] = frozenset(), comment_names: bool = True) -> _Chosen:
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
     comments)."""
-    structure, furniture = prune_split(copy.deepcopy(tree))
+    pruned: list[tuple[HtmlElement, list[HtmlElement]]] = []
+    structure, furniture = prune_split(copy.deepcopy(tree), pruned)
+    # where the furniture stood, for the children: a short child keeps a sidebar this page prunes (`template.py`)
+    furniture_keys = [key(b) for b in placed_blocks(pruned, url)]
     if comment_names and (structure.tag == "main" or structure.get("role") == "main"):
         for thread in _threads_after(tree, url):  # the page's comments, which it puts after its <main>
             structure.append(prune_split(copy.deepcopy(thread))[0])
@@ -870,7 +873,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     # no headline: a view's own first heading names it, when the parent shows that the <title> is the site's
     named = headline if headline is not None or not parent else first_heading(structure, items, sites)
     return _Chosen(blocks, method, comments, " ".join(named.text_content().split()) if named is not None else "",
-                   encode(fingerprint([title_key(title), *_own(structured, keys, listed(structure, url, items))])),
+                   encode(fingerprint([title_key(title), *_own(structured, keys, listed(structure, url, items)),
+                                       *furniture_keys])),
                    chosen - len(blocks))
 
 

@@ -15,7 +15,9 @@ encoded (`encode`) on their admission; the children's extraction drops the lines
 (`template_lines`), unless that would leave the page (almost) nothing: a page that repeats its parent
 (a print view, another sort order of the same list) keeps its text. The lines of the parent's entries of
 other pages (`listed`: a blog's index showing each post whole, under a heading that links to it) are those
-pages' content, not the template: the fingerprint leaves them out, so the post keeps them.
+pages' content, not the template: the fingerprint leaves them out, so the post keeps them. It names the
+furniture the page pruned too, where it stood (`blocks.placed_blocks`): a short page keeps a sidebar (there it holds
+most of the words) that its parent, a long post, pruned.
 """
 
 from __future__ import annotations

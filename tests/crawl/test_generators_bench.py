@@ -45,11 +45,10 @@ KNOWN["nodebb"] = [
     "/category/7/sourdough-baking: Sourdough Baking"]
 # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
 KNOWN_LEAKS = {"docusaurus": ["One min read"],
-               # NexT puts its header and sidebar inside <main class="main">: on a listing of links the sidebar holds
-               # most of the unlinked text (kept, with its site description); the archive's "Um..! 5 posts in total.
-               # Keep on posting." is trafilatura's
-               "hexo-next": ["Keep on posting",
-                             "The practice log of a tower of change ringers in a market town on the fen edge"],
+               # NexT: the archive's "Um..! 5 posts in total. Keep on posting." is trafilatura's. (On a listing of
+               # links the sidebar holds most of the unlinked text and stays; its site description leaves with the
+               # home page's fingerprint, which names the sidebar that page prunes.)
+               "hexo-next": ["Keep on posting"],
                # NodeBB: the "deleted topic" notice is a
                # div.alert.hidden of 16 words (a class hint only, `is_boilerplate`), kept as frame text under the
                # headline; "Replies: 1" is an <a href="#"> in a post's footer, a line of the thread's items; the

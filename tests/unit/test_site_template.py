@@ -132,3 +132,29 @@ def test_a_list_the_parent_shows_in_part_is_the_pages_own_and_one_it_shows_whole
     for n in (1, 3, 5, 9):
         assert f"Summary {n}: the herons came back" in category.text, n
     assert "day 2 of the count" not in category.text and "day 2 of the count" in home.text
+
+
+def test_a_sidebar_its_parent_prunes_leaves_a_short_page_that_keeps_it() -> None:
+    """A long post prunes its sidebar as furniture; a short tag page of the same site keeps it (the sidebar holds
+    much of that page's words), at the same place: the parent's fingerprint names its pruned furniture too."""
+    side = ('<aside class="sidebar"><div class="author"><p class="name">Hester Ravenscroft</p>'
+            '<div class="description">The practice log of a tower of change ringers in a market town on the fen '
+            'edge</div></div></aside>')
+    story = "".join(f"<p>Paragraph {i} of the long report on the striking competition, the bands, the judges and "
+                    f"the tea that followed in the village hall.</p>" for i in range(12))
+    parent = (f'<html><body><div class="column">{side}<div class="main-inner"><article><h1>Whittlesey</h1>{story}'
+              '</article></div></div></body></html>')
+    entries = "".join(f'<article><header><div class="meta"><time>{day}</time></div><div class="title"><a href="/{n}">'
+                      f'{title}</a></div></header></article>' for n, (day, title) in enumerate(
+                          [("02-25", "Teaching Bell Handling to New Learners"),
+                           ("01-03", "Ringing in the New Year with Plain Bob Doubles")]))
+    child = (f'<html><body><div class="column">{side}<div class="main-inner"><div class="title"><h1>Learners '
+             f'<small>Tag</small></h1></div><div class="year"><span>2026</span></div>{entries}</div></div>'
+             '</body></html>')
+    evidence = decode(page_content(parent, "http://h/").fingerprint)
+    alone, content = page_content(child, "http://h/tags/learners/"), page_content(
+        child, "http://h/tags/learners/", parent=evidence)
+    assert "The practice log of a tower" in alone.text  # the page alone keeps what it cannot tell from its own
+    assert "The practice log of a tower" not in content.text
+    assert content.text.split("\n") == [line for line in alone.text.split("\n") if "practice log" not in line]
+    assert "Teaching Bell Handling to New Learners" in content.text
