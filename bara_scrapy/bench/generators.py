@@ -38,6 +38,15 @@ copyright box, a follow-me row and the post navigation; an About page, tag, cate
 a NodeBB 1.4 forum (npm's last release, Redis, its default theme Persona, as an anonymous visitor with JavaScript off
 sees it): the category index with descriptions and each category's newest post as a teaser, category pages, topics of
 one to four replies (some quoting), recent and popular lists, tags, and profiles with a bio and the user's posts.
+`mhonarc` is a mailing-list archive as MHonArc 2.6.19 (Debian's package, its default resources) converts an mbox of
+a village astronomy society's members' list: plain-text messages in a <pre> under their header block, replies quoting
+their parent, signatures, a URL and a configuration snippet, between the "[Date Prev][Date Next]..." links and the
+follow-ups, references and "Prev by Date" lists, and the date and thread indexes (the seed: MHonArc writes no other
+top page).
+`doxygen` is the API reference of a small C library (a ring buffer of beehive scale readings) as Doxygen 1.9.4
+(Debian's package) writes it in HTML with its default layout and static top tabs (HTML_DYNAMIC_MENUS off), no search,
+tree view or graphs, less its scripts, stylesheets and icons: a Markdown main page and a related page, file, struct
+and directory pages with member tables and detailed function docs, the headers' source listings, and the indexes.
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -335,6 +344,10 @@ GENERATORS = {g.name: g for g in (
               bare_index=True),
     Generator("ikiwiki", "lxml", _copy_mirror("ikiwiki"), mirror="ikiwiki", max_depth=3),
     Generator("nodebb", "lxml", _copy_mirror("nodebb"), mirror="nodebb", max_depth=3, bare_index=True),
+    # MHonArc: the thread index links 22 messages and the date index, past the default width of 20 links a page; the
+    # last three messages are reached down the "Next by thread" chain, the last at depth 4
+    Generator("mhonarc", "lxml", _copy_mirror("mhonarc"), mirror="mhonarc", seed="/threads.html", max_depth=4),
+    Generator("doxygen", "lxml", _copy_mirror("doxygen"), mirror="doxygen", seed="/index.html", max_depth=3),
 )}
 
 
