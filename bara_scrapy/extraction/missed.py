@@ -662,10 +662,11 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
 
 
 def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
-    """The line that heads a page with no `<h1>` at all, before and outside its single `<main>`: the innermost
-    element whose words are the document title's (the whole title, or a part of it of two words or more), not what
-    the page calls its site (`sites`), not in a link, a menu, an aside or a footer (ikiwiki prints a page's title as
-    `<span class="title">` in its header, the `<main>` after it).
+    """The line that heads a page with no `<h1>` at all, before and outside its single `<main>` (anywhere on a page
+    without one): the first innermost element whose words are the document title's (the whole title, or a part of it
+    of two words or more), not what the page calls its site (`sites`), not in a link, a menu, an aside or a footer
+    (ikiwiki prints a page's title as `<span class="title">` in its header, the `<main>` after it; Doxygen as
+    `div.title` in `div.headertitle`, with no `<main>`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<body><div class="header"><span><a href="/">Orchard</a>/</span><span class="title">Grafting '
@@ -674,12 +675,18 @@ def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> Ht
     'Grafting the old varieties'
     >>> print(title_line(t, "Orchard"))
     None
+    >>> t = fromstring('<body><div id="titlearea">Hivelog</div><div class="header"><div class="title">hl_log Struct '
+    ...                'Reference</div></div><div class="contents"><p>The state behind a handle.</p></div></body>')
+    >>> title_line(t, "Hivelog: hl_log Struct Reference").text
+    'hl_log Struct Reference'
     """
     main = main_root(tree)
     wanted = seq(title)
-    if (main.tag != "main" and role(main) != "main") or not wanted.strip() or next(tree.iter("h1"), None) is not None:
+    if not wanted.strip() or next(tree.iter("h1"), None) is not None:
         return None
-    around = set(main.iterancestors())  # the page's wrappers: their words are the whole page's
+    if main.tag != "main" and role(main) != "main":
+        main = None
+    around = set(main.iterancestors()) if main is not None else set()  # the page's wrappers: the whole page's words
     for el in tree.iter():
         if el is main:
             return None

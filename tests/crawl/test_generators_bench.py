@@ -90,11 +90,10 @@ KNOWN_LEAKS["mhonarc"] = [
     "Thread Next",
     "Thread Prev",
 ]
-# Doxygen: a page's headline is a div.title in div.headertitle, with no <h1> and no <main>; the indexes of fields,
-# functions and values are lists of short link entries ("capacity : hl_log") on pages of no prose, where trafilatura
-# keeps only the project's title area; an #include line that is a link alone, and a function's return value under a
-# table of links, are dropped; the title area ("A ring buffer for beehive scale readings") stays on the seed and where
-# nothing else is kept; "[detail level 1 2]" is a script's control.
+# Doxygen: the indexes of fields, functions and values are lists of short link entries ("capacity : hl_log") on pages
+# of no prose, where trafilatura keeps only the project's title area; an #include line that is a link alone, and a
+# function's return value under a table of links, are dropped; the title area ("A ring buffer for beehive scale
+# readings") stays on the seed and where nothing else is kept; "[detail level 1 2]" is a script's control.
 KNOWN["doxygen"] = [
     "/annotated.html: One weight reading taken under a hive",
     "/annotated.html: The state behind an hl_log handle",
@@ -102,8 +101,6 @@ KNOWN["doxygen"] = [
     "/annotated.html: hl_reading",
     "/classes.html: hl_log",
     "/classes.html: hl_reading",
-    "/dir_68267d1309a1af8e8297ef4c3efbcdba.html: src Directory Reference",
-    "/dir_d44c64559bbebec7f509842c48db8b23.html: include Directory Reference",
     "/functions.html: battery : hl_reading",
     "/functions.html: capacity : hl_log",
     "/functions.html: count : hl_log",
@@ -140,23 +137,14 @@ KNOWN["doxygen"] = [
     "/globals_type.html: hl_log : hivelog.h",
     "/globals_type.html: hl_reading : hivelog.h",
     "/globals_type.html: hl_status : hivelog.h",
-    "/hivelog_8c.html: hivelog.c File Reference",
-    "/hivelog_8h.html: hivelog.h File Reference",
-    "/hivelog__config_8h.html: hivelog_config.h File Reference",
     "/hivelog__config_8h_source.html: #endif /* HIVELOG_CONFIG_H */",
-    "/hivelog__config_8h_source.html: hivelog_config.h",
     "/hivelog__stats_8h.html: #include \"hivelog.h\"",
     "/hivelog__stats_8h.html: HL_OK on success, or HL_EMPTY when no reading falls inside the period",
-    "/hivelog__stats_8h.html: hivelog_stats.h File Reference",
     "/hivelog__stats_8h_source.html: #ifndef HIVELOG_STATS_H",
-    "/hivelog__stats_8h_source.html: hivelog_stats.h",
     "/pages.html: Getting started",
     "/stats_8c.html: #include \"hivelog_stats.h\"",
     "/stats_8c.html: HL_OK on success, or HL_EMPTY when no reading falls inside the period",
-    "/stats_8c.html: stats.c File Reference",
     "/structhl__log.html: The readings, allocated once by hl_open()",
-    "/structhl__log.html: hl_log Struct Reference",
-    "/structhl__reading.html: hl_reading Struct Reference",
 ]
 KNOWN_LEAKS["doxygen"] = [
     "A ring buffer for beehive scale readings",
