@@ -841,7 +841,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
                         *written_link_lists(structure, kept, frame),
                         *callout_titles(structure, kept_seq, frame),
                         *quote_attributions(structure, kept_seq, frame),
-                        *(records(structure, container, frame) if prose < LONG_ARTICLE else ())])  # else the article's
+                        # a long article's records are its own (trafilatura's)
+                        *(records(structure, container, frame, end, headline) if prose < LONG_ARTICLE else ())])
     method = "trafilatura+lists" if missed else "trafilatura"
     unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item

@@ -1,11 +1,12 @@
 """Records: a page's pairs of a label and its value, such as an archive item's Creator, Date, Subjects and Rights,
 a course's facts, or an event's When and Where.
 
-A record is written as a description list (`<dl>`: each `<dt>` followed by its `<dd>`), or as a run of boxes of one
-kind, each a short heading over its value (Omeka's `div.element`, DSpace's field wrappers). A reader takes it for
-the page's data, as with a table's rows (which trafilatura keeps). trafilatura drops it by class name (`meta`
-anywhere in a class: `item-metadata`), and the article frame drops its lines by length: a one-word label and a
-two-word value are as short as a byline or a date.
+A record is written as a description list (`<dl>`: each `<dt>` followed by its `<dd>`), as a run of boxes of one
+kind, each a short heading over its value (Omeka's `div.element`, DSpace's field wrappers), or as a list of fields, a
+label, a colon and a value on each item's line (MHonArc's mail header: "To:", "Subject:", "From:", "Date:"). A
+reader takes it for the page's data, as with a table's rows (which trafilatura keeps). trafilatura drops it by class
+name (`meta` anywhere in a class: `item-metadata`), and the article frame drops its lines by length: a one-word label
+and a two-word value are as short as a byline or a date.
 
 So a record's lines are content where the page's text is: inside or around the kept text's container, or in the
 article frame. The caller asks for records only when the page is no long article: a record over one is the
@@ -30,6 +31,7 @@ from lxml.html import HtmlElement
 
 from .blocks import signature
 from .boilerplate import HEADINGS
+from .missed import follows_in_document
 from .text import words
 
 MIN_PAIRS = 2  # a record's labels at least: one pair is a line
@@ -37,10 +39,14 @@ LABEL_WORDS = 4  # a field's label at most ("Date of publication"): a longer hea
 LINK_SHARE = 0.5  # a record's words inside links below this share: more is a menu
 
 
-def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
-    """The page's records (description lists and runs of labelled boxes, `MIN_PAIRS` pairs or more) that stand
-    where its text is (`_placed`: by the kept text's `container`, or in the article's `frame`), each the only one of
-    its kind (signature) on the page, less than `LINK_SHARE` of its words in links, and no byline (`_byline`).
+def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement] = (),
+            end: HtmlElement | None = None, headline: HtmlElement | None = None) -> list[HtmlElement]:
+    """The page's records (description lists, runs of labelled boxes and lists of fields, `MIN_PAIRS` pairs or more)
+    that stand where its text is (`_placed`: by the kept text's `container`, in the article's `frame`, or between the
+    page's `headline` and the kept text's `end`: a page of no wrappers, as a mail archive's), each the
+    only one of its kind (signature) on the page, less than `LINK_SHARE` of its words in links, and no byline
+    (`_byline`). A list of fields after the kept text's `end` is the article's footer ("Post author: …", "Copyright
+    Notice: …"), not its record.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<main><h1>Letter, 1862</h1><div class="item-metadata"><dl><dt>Creator</dt><dd><a href="/c">'
@@ -63,8 +69,10 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
         if _pairs(dl) >= MIN_PAIRS:
             found.append(dl)
     found += _labelled_runs(root)
+    found += (el for el in _labelled_lists(root) if end is None or not follows_in_document(el, end))
     kinds = Counter(_kind(el) for el in found)
-    return [el for el in found if kinds[_kind(el)] == 1 and _placed(el, container, frame) and _few_links(el)
+    span = None if headline is None or end is None else (headline, end)
+    return [el for el in found if kinds[_kind(el)] == 1 and _placed(el, container, frame, span) and _few_links(el)
             and not _byline(el)]
 
 
@@ -92,6 +100,29 @@ def _labelled_runs(root: HtmlElement) -> list[HtmlElement]:
             runs[(up, signature(box))].append(box)
     return [up for (up, kind), boxes in runs.items()
             if len(boxes) >= MIN_PAIRS and len(boxes) == sum(signature(el) == kind for el in up)]
+
+
+def _labelled_lists(root: HtmlElement) -> list[HtmlElement]:
+    """The lists of `MIN_PAIRS` items or more, each item a field written on its line (`_field_line`): a mail's
+    header in an archive ("To: …", "Subject: …", "From: …"), a product's or an event's facts.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><ul><li><em>Subject</em>: Dusty mirror</li><li><em>From</em>: Helen Cotterill</li></ul>'
+    ...                '<ul><li>Prev: <a href="/1">Star party</a></li><li>Index:<ul><li>Date</li></ul></li></ul>'
+    ...                '<ul><li>http://a.example/</li><li>http://b.example/</li></ul></div>')
+    >>> [len(el) for el in _labelled_lists(t)]
+    [2]
+    """
+    return [el for el in root.iter("ul", "ol") if sum(isinstance(li.tag, str) for li in el) >= MIN_PAIRS
+            and all(li.tag == "li" and _field_line(li) for li in el if isinstance(li.tag, str))]
+
+
+def _field_line(li: HtmlElement) -> bool:
+    """Whether a list's item is a field on its line: a label of `LABEL_WORDS` words at most (with a letter), a colon,
+    then its value (not a URL's "//"), and no structure (`_STRUCTURE`) inside."""
+    label, colon, value = " ".join(li.itertext()).partition(":")
+    return bool(colon) and 0 < words(label) <= LABEL_WORDS and any(c.isalpha() for c in label) \
+        and words(value) > 0 and not value.startswith("//") and next(li.iterdescendants(*_STRUCTURE), None) is None
 
 
 # a box's words but those of links to places in the page (a heading's "¶" anchor, "Section titled …" for screen
@@ -206,11 +237,14 @@ def _kind(el: HtmlElement) -> str:
     return signature(el) + ("" if box is None or box is el else " " + signature(box))
 
 
-def _placed(el: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement]) -> bool:
+def _placed(el: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement],
+            span: tuple[HtmlElement, HtmlElement] | None = None) -> bool:
     """Whether a record stands where the page's text is: inside the kept text's container (not the whole page),
-    around it, or in the article's frame."""
+    around it, in the article's frame, or within the `span` of the article (after its headline, before its end)."""
     ancestors = [el, *el.iterancestors()]
     if any(up in frame for up in ancestors):
+        return True
+    if span is not None and follows_in_document(el, span[0]) and follows_in_document(span[1], el):
         return True
     return container.tag not in ("html", "body") and (container in ancestors or any(
         up is el for up in container.iterancestors()))

@@ -61,19 +61,10 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "trac": ["Last modified", "for help on using and creating reports", "for help on using queries",
                         "for help on using the roadmap", "for help on using the wiki", "for help on using tickets",
                         "for information about the timeline view"]}
-# MHonArc: a message page has no landmark, no <main> and no wrapper; its header block ("To:", "From: Helen Cotterill",
-# "Date:") is a list the frame drops line by line as links and datelines, and trafilatura keeps the "[Date Prev][Date
-# Next]..." bar over the subject on some pages; on one message a run of the lists after the body (follow-ups,
-# references, "Prev by Date") is kept as a missed group; the thread index keeps its <address> footer.
-KNOWN["mhonarc"] = [
-    "/msg00005.html: Helen Cotterill",
-    "/msg00006.html: Giles Wetherby",
-    "/msg00012.html: Priya Raman",
-    "/msg00013.html: Søren Kjærgaard",
-    "/msg00015.html: Giles Wetherby",
-    "/msg00020.html: Helen Cotterill",
-    "/msg00021.html: Priya Raman",
-]
+# MHonArc: a message page has no landmark, no <main> and no wrapper; trafilatura keeps the "[Date Prev][Date Next]..."
+# bar over the subject on some pages; on one message a run of the lists after the body (follow-ups, references, "Prev
+# by Date") is kept as a missed group; a follow-up's "From:" line stays without its link; the thread index keeps its
+# <address> footer.
 KNOWN_LEAKS["mhonarc"] = [
     "Date Index",
     "Date Next",
@@ -91,9 +82,10 @@ KNOWN_LEAKS["mhonarc"] = [
     "Thread Prev",
 ]
 # Doxygen: the indexes of fields, functions and values are lists of short link entries ("capacity : hl_log") on pages
-# of no prose, where trafilatura keeps only the project's title area; an #include line that is a link alone, and a
-# function's return value under a table of links, are dropped; the title area ("A ring buffer for beehive scale
-# readings") stays on the seed and where nothing else is kept; "[detail level 1 2]" is a script's control.
+# of no prose, where trafilatura keeps only the project's title area; a related page's title is a div.title over <h1>
+# sections; an #include line that is a link alone, and a function's return value under a table of links, are dropped;
+# the title area ("A ring buffer for beehive scale readings") stays on the seed and where nothing else is kept;
+# "[detail level 1 2]" is a script's control.
 KNOWN["doxygen"] = [
     "/annotated.html: One weight reading taken under a hive",
     "/annotated.html: The state behind an hl_log handle",

@@ -1634,6 +1634,24 @@ def test_a_closing_dateline_is_the_pages_and_a_series_last_byline_stays() -> Non
     assert lines[-1] == "Posted by: Bo at Nov 11, 2004 10:31:07 AM", lines[-4:]
 
 
+
+def test_a_mails_header_is_a_record_and_a_posts_closing_list_of_fields_is_not() -> None:
+    """MHonArc (the committed mirror) writes a message's header as a list of fields ("To: …", "Subject: …", "From:
+    Helen Cotterill <…>", "Date: …") between the subject and the body, on a page of no wrapper: a record (each line a
+    label and its value), whose lines the frame alone drops as links and datelines. NexT's list of fields after a
+    post ("Post author: …", "Copyright Notice: …") closes the article: its footer, not its record."""
+    html = (MIRRORS / "mhonarc/site/msg00005.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/msg00005.html").text.split("\n")
+    assert lines[:5] == ["Cleaning a dusty secondary mirror",
+                         "To: Brackenfield Astronomical Society <members@brackenfield-astro.org.uk>",
+                         "Subject: Cleaning a dusty secondary mirror",
+                         "From: Helen Cotterill <h.cotterill@oakcross.net>", "Date: Fri, 08 Mar 2024 20:14:00 +0000"], \
+        lines[:5]
+    html = (MIRRORS / "hexo-next/site/2026/01/03/new-year-plain-bob/index.html").read_text()
+    text = page_content(html, "http://127.0.0.1:8000/2026/01/03/new-year-plain-bob/").text
+    assert "Plain Bob" in text and "Post author" not in text and "Copyright Notice" not in text
+
+
 ARTICLES = default_corpus("article-extraction-benchmark")
 
 
