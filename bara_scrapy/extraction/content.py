@@ -263,6 +263,25 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
     return out
 
 
+def _without_bars(blocks: list[Block], structured: Sequence[Block], headlines: AbstractSet[str]) -> list[Block]:
+    """Less the rows of links over the page's headline (`headlines`, as `seq`s) that trafilatura kept: a breadcrumb,
+    an archive's "[Date Prev][Date Next][Thread Index]" bar. A row is a line of the tree of two links or more, holding
+    more than half of its words (the current place may be no link: "[Date Prev]" on the first message).
+
+    >>> bar = Block("p", "[Prev][Next]", "[[Prev](/1)][[Next](/2)]", link_words=2)
+    >>> head, body = Block("h", "Star party", "Star party", 1), Block("p", "Dear all,", "Dear all,")
+    >>> [b.text for b in _without_bars([replace(bar, link_words=0), head, body], [bar, head, body], {" star party "})]
+    ['Star party', 'Dear all,']
+    >>> [b.text for b in _without_bars([head, replace(bar, link_words=0), body], [bar, head, body], {" star party "})]
+    ['Star party', '[Prev][Next]', 'Dear all,']
+    """
+    top = next((n for n, b in enumerate(blocks) if b.kind == "h" and b.seq in headlines), 0)
+    if not top:
+        return blocks
+    rows = {b.seq for b in structured if 2 * b.link_words > b.words and b.md.count("](") >= 2}
+    return [b for n, b in enumerate(blocks) if n >= top or b.seq not in rows]
+
+
 def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[int]) -> list[Block]:
     """Less the link labels a list's items repeat word for word ("Read more" under each post of a blog's index): the
     list's controls, not its entries. A label is a link of `LABEL_WORDS` words or fewer alone on its line, in a
@@ -851,8 +870,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
     titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
     headlines = titled_seqs | ({_seq(headline.text_content())} if headline is not None else set())
-    blocks = _without_orphans(_without_chrome(blocks, structured, [len(g.items) for g in groups]), headlines,
-                              structured)
+    blocks = _without_orphans(_without_chrome(_without_bars(blocks, structured, headlines), structured,
+                                              [len(g.items) for g in groups]), headlines, structured)
     if _little(_words(blocks), body_words):
         blocks, method = tree_blocks(structure, url), "structure"
     if _little(_words(blocks), body_words):

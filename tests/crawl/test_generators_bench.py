@@ -61,14 +61,10 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "trac": ["Last modified", "for help on using and creating reports", "for help on using queries",
                         "for help on using the roadmap", "for help on using the wiki", "for help on using tickets",
                         "for information about the timeline view"]}
-# MHonArc: a message page has no landmark, no <main> and no wrapper; trafilatura keeps the "[Date Prev][Date Next]..."
-# bar over the subject on some pages; on one message a run of the lists after the body (follow-ups, references, "Prev
-# by Date") is kept as a missed group; a follow-up's "From:" line stays without its link; the thread index keeps its
-# <address> footer.
+# MHonArc: a message page has no landmark, no <main> and no wrapper; on one message a run of the lists after the body
+# (follow-ups, references, "Prev by Date") is kept as a missed group; a follow-up's "From:" line stays without its
+# link; the thread index keeps its <address> footer.
 KNOWN_LEAKS["mhonarc"] = [
-    "Date Index",
-    "Date Next",
-    "Date Prev",
     "Follow-Ups",
     "Index(es)",
     "MHonArc",
@@ -77,9 +73,6 @@ KNOWN_LEAKS["mhonarc"] = [
     "Next by thread",
     "Prev by Date",
     "Previous by thread",
-    "Thread Index",
-    "Thread Next",
-    "Thread Prev",
 ]
 # Doxygen: the indexes of fields, functions and values are lists of short link entries ("capacity : hl_log") on pages
 # of no prose, where trafilatura keeps only the project's title area; a related page's title is a div.title over <h1>

@@ -1652,6 +1652,17 @@ def test_a_mails_header_is_a_record_and_a_posts_closing_list_of_fields_is_not() 
     assert "Plain Bob" in text and "Post author" not in text and "Copyright Notice" not in text
 
 
+
+def test_a_row_of_links_over_the_headline_is_navigation() -> None:
+    """trafilatura keeps MHonArc's "[Date Prev][Date Next][Thread Prev][Thread Next][Date Index][Thread Index]" over
+    the first message's subject (its "Prev" links are no links there: nothing precedes it). A row of links before the
+    page's headline is a bar or a breadcrumb (`content._without_bars`); the message starts with its subject."""
+    html = (MIRRORS / "mhonarc/site/msg00000.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/msg00000.html").text.split("\n")
+    assert lines[0] == "Star party on Brackenfield Common, Saturday 16 March", lines[:2]
+    assert not any("Thread Index" in line for line in lines)
+
+
 ARTICLES = default_corpus("article-extraction-benchmark")
 
 
