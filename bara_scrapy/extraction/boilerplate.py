@@ -32,6 +32,9 @@ INVISIBLE = frozenset("script style noscript template head svg iframe object can
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LANDMARK_TAGS = frozenset({"nav", "aside", "dialog"})
 EDGE_TAGS = frozenset({"header", "footer"})  # boilerplate unless inside one of EDGE_SCOPES
+# ... and, for text, the page's <address>: the contact information of the page (of its nearest article when inside
+# one), as HTML defines it, a page's closing "Mail converted by MHonArc" or "webmaster@… / Last update: …"
+TEXT_EDGE_TAGS = EDGE_TAGS | {"address"}
 SECTIONING = frozenset({"article", "section", "main", "aside", "nav"})
 # the elements a <header> or <footer> inside belongs to, not the page: an article's, a section's, and a quotation's
 # attribution (`<blockquote><p>…</p><footer>— Ann Reed</footer>`: Bootstrap's `blockquote-footer`)
@@ -384,7 +387,7 @@ def drop_controls(root: HtmlElement) -> None:
 def is_boilerplate(el: HtmlElement) -> bool:
     """Whether an element is page furniture, by evidence on the element (pure).
 
-    Landmarks (<nav>, <aside>, <dialog>, a page-level <header>/<footer>), ARIA roles and hidden
+    Landmarks (<nav>, <aside>, <dialog>, a page-level <header>/<footer>/<address>), ARIA roles and hidden
     elements are furniture. A class or id naming furniture (`share-bar`, `cookie-notice`, `footer`)
     is only a hint: it removes the element when the element also looks like furniture, that is
     mostly links, form controls, or a label of a few words. A class name alone never removes a
@@ -395,6 +398,10 @@ def is_boilerplate(el: HtmlElement) -> bool:
     ...  '<div class="card-header">x</div>', '<div id="footer"><a href="/">Legal</a> <a href="/p">Privacy</a></div>',
     ...  '<div class="banner"><h1>A headline of the article itself</h1></div>', '<div class="comment">x</div>')]
     [True, True, False, True, False, False]
+    >>> page = fromstring('<body><article><p>Text</p><address>By Ann, ann@example.org</address></article>'
+    ...                   '<address>Mail converted by MHonArc</address></body>')
+    >>> [is_boilerplate(a) for a in page.iter("address")]
+    [False, True]
     """
     tag = el.tag
     return _tagged_boilerplate(el, tag if isinstance(tag, str) else "")
@@ -406,8 +413,8 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
     if tag in _DROPPED_TAGS and (tag != "button" or invisible(el)):  # `invisible`, or a landmark
         return True
     if _READ_ATTRIBUTES.isdisjoint(el.keys()):  # none of the attributes read below (most elements: <a href>,
-        # <td>, <p>): they would all say no, so only a page-level <header> or <footer> is furniture
-        return tag in EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors())
+        # <td>, <p>): they would all say no, so only a page-level <header>, <footer> or <address> is furniture
+        return tag in TEXT_EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors())
     if role(el) in BOILER_ROLES:
         return True
     if (el.get("aria-hidden") == "true" and not _named_by_label(el)) or (
@@ -416,7 +423,7 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
     style = (el.get("style") or "").replace(" ", "").lower()
     if ("display:none" in style or "visibility:hidden" in style) and not expansion(el):
         return True
-    if tag in EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors()):
+    if tag in TEXT_EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors()):
         return True
     if not (names_furniture(el.get("class") or "") or names_furniture(el.get("id") or "")):
         return False

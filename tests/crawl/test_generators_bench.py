@@ -63,12 +63,10 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                         "for information about the timeline view"]}
 # MHonArc: a message page has no landmark, no <main> and no wrapper; on one message a run of the lists after the body
 # (follow-ups, references, "Prev by Date") is kept as a missed group; a follow-up's "From:" line stays without its
-# link; the thread index keeps its <address> footer.
+# link.
 KNOWN_LEAKS["mhonarc"] = [
     "Follow-Ups",
     "Index(es)",
-    "MHonArc",
-    "Mail converted by",
     "Next by Date",
     "Next by thread",
     "Prev by Date",
