@@ -263,14 +263,15 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept element
     (`end`) only when it is plain text (replies; teaser rails and tags stay out). A group of links holding
     what trafilatura kept, spread over its items, is the page's content (a grid of card links whose summaries
-    it kept, not their titles). The body's children, one of them holding the kept text, are the page's regions
-    (Asciidoctor's class-less `div#header`, `div#content`, `div#footer`), no list."""
+    it kept, not their titles). The body's children, one of them holding the kept text or the kept text standing
+    among them, are the page's regions (Asciidoctor's class-less `div#header`, `div#content`, `div#footer`; MHonArc's
+    lists around a message's `<pre>`: its header, follow-ups, references and "Prev by Date" links), no list."""
     container, end = near_container(kept, kept_words), kept.end
     informative = container.tag not in ("html", "body")  # all of the page says nothing
     holding = {container, *container.iterancestors()}
     out = []
     for g in groups:
-        if g.parent.tag == "body" and not holding.isdisjoint(g.items):
+        if g.parent.tag == "body" and (not holding.isdisjoint(g.items) or _among(kept.container, g)):
             continue  # the page's regions, one of them the content: a header, the content and a footer
         dominant = g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
         near = informative and (g.parent is container or container in g.parent.iterancestors())
@@ -286,6 +287,18 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
         if mostly_missed(g, kept_seq):
             out.append(g)
     return out
+
+
+def _among(el: HtmlElement, g: Group) -> bool:
+    """Whether `el` is a sibling of the group's items between the first and the last of them.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<body><ul><li>To: a</li></ul><pre>Hello</pre><ul><li>Re: b</li></ul><ul><li>c</li></ul></body>')
+    >>> g = Group(t, (t[0], t[2], t[3]), 6, 0)
+    >>> _among(t[1], g), _among(t[1], Group(t, (t[2], t[3]), 4, 0))
+    (True, False)
+    """
+    return el.getparent() is g.parent and follows_in_document(el, g.items[0]) and follows_in_document(g.items[-1], el)
 
 
 def near_container(kept: Kept, kept_words: int) -> HtmlElement:

@@ -61,11 +61,10 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "trac": ["Last modified", "for help on using and creating reports", "for help on using queries",
                         "for help on using the roadmap", "for help on using the wiki", "for help on using tickets",
                         "for information about the timeline view"]}
-# MHonArc: a message page has no landmark, no <main> and no wrapper; on one message a run of the lists after the body
-# (follow-ups, references, "Prev by Date") is kept as a missed group; a follow-up's "From:" line stays without its
-# link.
+# MHonArc: a message page has no landmark, no <main> and no wrapper; under a message of 49 words (fewer than
+# FEW_WORDS: no prose, as an app's view) the "Prev by Date" links after it are a listing of other pages, and the
+# follow-ups' "From:" line is frame text.
 KNOWN_LEAKS["mhonarc"] = [
-    "Follow-Ups",
     "Index(es)",
     "Next by Date",
     "Next by thread",

@@ -1663,6 +1663,17 @@ def test_a_row_of_links_over_the_headline_is_navigation() -> None:
     assert not any("Thread Index" in line for line in lines)
 
 
+
+def test_the_lists_around_a_mail_are_the_pages_regions() -> None:
+    """MHonArc's message page is the body's children: the header list, the `<pre>` message, then the follow-ups,
+    references and "Prev by Date" lists, all `<ul>`s alike. They are no listing trafilatura missed (which would bring
+    back the lists of other messages under a short message) but the page's regions around its text."""
+    html = (MIRRORS / "mhonarc/site/msg00009.html").read_text()
+    text = page_content(html, "http://127.0.0.1:8000/msg00009.html").text
+    assert "Brilliant work, Dafydd." in text and "From: Tom" in text
+    assert "Follow-Ups" not in text and "Next by thread" not in text
+
+
 ARTICLES = default_corpus("article-extraction-benchmark")
 
 
