@@ -47,6 +47,24 @@ top page).
 (Debian's package) writes it in HTML with its default layout and static top tabs (HTML_DYNAMIC_MENUS off), no search,
 tree view or graphs, less its scripts, stylesheets and icons: a Markdown main page and a related page, file, struct
 and directory pages with member tables and detailed function docs, the headers' source listings, and the indexes.
+`texinfo` is the manual of a small GNU-style command-line tool (a sourdough bake scheduler) as GNU Texinfo 6.8's
+makeinfo (Debian's package) writes it with `--html`, split by node as GNU manuals are published: a page per node under
+the "Next: / Previous: / Up: [Contents][Index]" navigation line, numbered chapter, section and subsection headings, an
+example block, bulleted and numbered lists, a table of options, cross references, a footnote at the foot of its node,
+each node's menu as a list of its sections, the table of contents in the Top node (the seed, index.html), and the
+concept index with its "Jump to:" letters.
+`javadoc` is the API reference of a small Java library (a community seed library's catalogue and loan desk) as the
+JDK 17 javadoc (Debian's package) writes it with the standard doclet, less its scripts, stylesheets and images: an
+overview page, package summaries, class, record, enum, interface and exception pages with summary tables (a member's
+signature and first sentence) over detail sections of parameters, return values, exceptions and "See Also" links,
+the class trees, the deprecated list, constant values, serialized form, the one-page index and the help page, each
+under the navigation bar ("Overview Package Class Tree Deprecated Index Help", "Summary: Nested | Field | Constr |
+Method") and its search box.
+`roundup` is a Roundup 2.6 issue tracker (PyPI, SQLite, its classic template, as roundup-server served it to an
+anonymous visitor, less its scripts and stylesheets) of a seed library's catalogue app: the home page's index of open
+issues grouped by priority, issues whose fields stand in a form table above their messages (plain text in a <pre>
+under an "Author: / Date:" header row, some replies quoting) and the history table, and each message's own page; no
+user pages (anonymous may not view them) and no view with a query string (the mirror serves paths).
 
     scrapy bara-bench --sites 0 --generators all
 """
@@ -348,6 +366,11 @@ GENERATORS = {g.name: g for g in (
     # last three messages are reached down the "Next by thread" chain, the last at depth 4
     Generator("mhonarc", "lxml", _copy_mirror("mhonarc"), mirror="mhonarc", seed="/threads.html", max_depth=4),
     Generator("doxygen", "lxml", _copy_mirror("doxygen"), mirror="doxygen", seed="/index.html", max_depth=3),
+    Generator("texinfo", "lxml", _copy_mirror("texinfo"), mirror="texinfo", seed="/index.html", max_depth=3),
+    Generator("javadoc", "lxml", _copy_mirror("javadoc"), mirror="javadoc", seed="/index.html", max_depth=3),
+    # Roundup: the two resolved issues are off the home page's index (open issues only) and reached through the
+    # messages that name them, at depth 2; their messages' own pages at depth 3
+    Generator("roundup", "lxml", _copy_mirror("roundup"), mirror="roundup", seed="/seeds/", max_depth=3),
 )}
 
 

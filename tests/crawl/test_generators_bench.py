@@ -1,9 +1,9 @@
 """`scrapy bara-bench --sites 0 --generators all`: sites that MkDocs, Sphinx and Pelican build from one content,
 and the pages of a Spirit forum, a WordPress blog in two themes, a Docusaurus site, a MediaWiki wiki in two skins,
-an ikiwiki wiki and blog, a NodeBB forum, an MHonArc mailing-list archive and a Doxygen API reference
-(`bench/generators.py`), crawled with the defaults: every key sentence of every content page is in its `text` (code as
-written), every page is titled by its own headline, and none of the furniture the site prints leaks, but for the
-cases named below.
+an ikiwiki wiki and blog, a NodeBB forum, an MHonArc mailing-list archive, Doxygen and javadoc API references, a
+Texinfo manual and a Roundup issue tracker (`bench/generators.py`), crawled with the defaults: every key sentence of
+every content page is in its `text` (code as written), every page is titled by its own headline, and none of the
+furniture the site prints leaks, but for the cases named below.
 
 The generators are pinned in requirements.txt; on a machine without one, its site is skipped with a line
 saying so, and this test skips when none is installed."""
@@ -132,6 +132,175 @@ KNOWN_LEAKS["doxygen"] = [
     "A ring buffer for beehive scale readings",
     "Go to the documentation of this file",
     "detail level",
+]
+# Texinfo: a node's numbered heading ("2.1 Options") is no part of the document title ("Options (GNU Leaven Manual)"),
+# and trafilatura drops it under the navigation line; the Top node's table of contents and the index's entries are
+# lists of links on pages of no prose; a footnote stands in div.footnote after the node; the index keeps its "Jump
+# to:" letters.
+KNOWN["texinfo"] = [
+    "/Comments.html: 3.2.1 Comments",
+    "/Exit-status.html: 2.2 Exit status",
+    "/Index.html: Index",
+    "/Index.html: cold proof: Temperatures",
+    "/Index.html: command line: Invoking leaven",
+    "/Index.html: comments: Comments",
+    "/Index.html: exit status: Exit status",
+    "/Index.html: feeding: Looking after a starter",
+    "/Index.html: invoking: Invoking leaven",
+    "/Index.html: kitchen temperature: Options",
+    "/Index.html: night stages: Options",
+    "/Index.html: options: Options",
+    "/Index.html: overview: Overview",
+    "/Index.html: problems: Troubleshooting",
+    "/Index.html: recipe file: Options",
+    "/Index.html: recipe format: Schedule files",
+    "/Index.html: schedule file: Schedule files",
+    "/Index.html: sourdough: Overview",
+    "/Index.html: stages: Stages",
+    "/Index.html: starter: Looking after a starter",
+    "/Index.html: temperatures: Temperatures",
+    "/Index.html: troubleshooting: Troubleshooting",
+    "/Index.html: writing a recipe: Writing a recipe",
+    "/Invoking-leaven.html: 2 Invoking leaven",
+    "/Options.html: 2.1 Options",
+    "/Overview.html: 1 Overview",
+    "/Overview.html: The rule is a rough fit to the rising times recorded by the authors over two winters and "
+    "one very hot summer",
+    "/Schedule-files.html: 3 Schedule files",
+    "/Stages.html: 3.1 Stages",
+    "/Temperatures.html: 3.2.2 Temperatures",
+    "/Troubleshooting.html: 5 Troubleshooting",
+    "/Writing-a-recipe.html: 3.2 Writing a recipe",
+    "/index.html: 1 Overview",
+    "/index.html: 2 Invoking leaven",
+    "/index.html: 2.1 Options",
+    "/index.html: 2.2 Exit status",
+    "/index.html: 3 Schedule files",
+    "/index.html: 3.1 Stages",
+    "/index.html: 3.2 Writing a recipe",
+    "/index.html: 3.2.1 Comments",
+    "/index.html: 3.2.2 Temperatures",
+    "/index.html: 4 Looking after a starter",
+    "/index.html: 5 Troubleshooting",
+    "/index.html: Index",
+]
+KNOWN_LEAKS["texinfo"] = [
+    "Jump to",
+]
+# javadoc (JDK 17): a summary table is a grid of divs, each row a name cell that is a link alone beside its
+# description, and trafilatura keeps the descriptions only; the package trees are nested lists of links; the help
+# page's <h1> goes with the table of contents of links under it; a deprecated member's "Deprecated." label is dropped.
+KNOWN["javadoc"] = [
+    "/allclasses-index.html: Borrower Someone who may take seed from the library",
+    "/allclasses-index.html: Catalogue The list of every seed packet the library holds",
+    "/allclasses-index.html: CatalogueException Thrown when the catalogue is asked for a packet it does not hold",
+    "/allclasses-index.html: Loan A packet lent to a borrower, and the promise to bring seed back",
+    "/allclasses-index.html: LoanDesk The desk where packets are lent and saved seed is taken back",
+    "/allclasses-index.html: SeedPacket One packet of seed in the cabinet",
+    "/allclasses-index.html: Viability How likely the seed in a packet is to germinate, judged by its age",
+    "/allpackages-index.html: org.example.seedlib The catalogue of seed packets held by the library",
+    "/help-doc.html: JavaDoc Help",
+    "/index-all.html: Deprecated. The name was confusing next to the loan counts. Use Catalogue.size() instead",
+    "/index.html: org.example.seedlib The catalogue of seed packets held by the library",
+    "/index.html: org.example.seedlib.loans Lending packets to gardeners and taking saved seed back",
+    "/org/example/seedlib/Catalogue.html: count() Deprecated. The name was confusing next to the loan counts",
+    "/org/example/seedlib/Catalogue.html: find(String variety) Finds the freshest packet of a variety",
+    "/org/example/seedlib/loans/LoanDesk.html: lend(String variety, Borrower borrower, LocalDate today) Lends "
+    "the freshest packet of a variety",
+    "/org/example/seedlib/loans/package-summary.html: Borrower Someone who may take seed from the library",
+    "/org/example/seedlib/loans/package-summary.html: Loan A packet lent to a borrower, and the promise to bring "
+    "seed back",
+    "/org/example/seedlib/loans/package-summary.html: LoanDesk The desk where packets are lent and saved seed is "
+    "taken back",
+    "/org/example/seedlib/loans/package-summary.html: org.example.seedlib The catalogue of seed packets held by "
+    "the library",
+    "/org/example/seedlib/loans/package-tree.html: org.example.seedlib.loans.Borrower",
+    "/org/example/seedlib/loans/package-tree.html: org.example.seedlib.loans.Loan",
+    "/org/example/seedlib/loans/package-tree.html: org.example.seedlib.loans.LoanDesk",
+    "/org/example/seedlib/package-summary.html: Catalogue The list of every seed packet the library holds",
+    "/org/example/seedlib/package-summary.html: CatalogueException Thrown when the catalogue is asked for a "
+    "packet it does not hold",
+    "/org/example/seedlib/package-summary.html: SeedPacket One packet of seed in the cabinet",
+    "/org/example/seedlib/package-summary.html: Viability How likely the seed in a packet is to germinate, "
+    "judged by its age",
+    "/org/example/seedlib/package-summary.html: org.example.seedlib.loans Lending packets to gardeners and "
+    "taking saved seed back",
+    "/org/example/seedlib/package-tree.html: org.example.seedlib.Catalogue",
+    "/org/example/seedlib/package-tree.html: org.example.seedlib.CatalogueException",
+    "/org/example/seedlib/package-tree.html: org.example.seedlib.SeedPacket",
+    "/org/example/seedlib/package-tree.html: org.example.seedlib.Viability",
+]
+# Roundup: a message's own page shows its text at the same place and in the same words as its issue, the parent, which
+# lists it among the issue's messages: the template step takes it as the site's (18 pages), and on five pages the
+# author's row goes with it; the index's "Sort on:" and "Group on:" controls are table rows of <select>s.
+KNOWN["roundup"] = [
+    "/seeds/msg10: Could you try the same search again before I close this?",
+    "/seeds/msg10: Cultivar names are now matched as a phrase, with or without the quotes",
+    "/seeds/msg10: The search box strips punctuation, and the apostrophes around the cultivar name were taken as "
+    "the ends of a quoted phrase",
+    "/seeds/msg11: obinna",
+    "/seeds/msg12: The importer compares variety names exactly, and the spreadsheet spells the same bean as "
+    "Czar, Czar Runner and Czar runner bean",
+    "/seeds/msg12: We should match on the species and a normalised name instead",
+    "/seeds/msg13: obinna",
+    "/seeds/msg14: I ran the spring spreadsheet through it again on a copy of the catalogue and it found the "
+    "same three beans",
+    "/seeds/msg14: The importer now reports likely duplicates and asks before it creates a new variety",
+    "/seeds/msg15: gwen",
+    "/seeds/msg16: The form looks fine on the two phones I have, so an example or a screenshot would help me "
+    "find what is going wrong",
+    "/seeds/msg16: Which phone and browser were they using?",
+    "/seeds/msg17: nell",
+    "/seeds/msg18: obinna",
+    "/seeds/msg19: One of them thought she had borrowed twice as much as she had",
+    "/seeds/msg19: Three members have told me they received two identical emails about the same overdue packets "
+    "this week",
+    "/seeds/msg1: At the moment I round up, which flatters the lot",
+    "/seeds/msg1: Our volunteers count out forty seeds for each test, so half percentages come up all the time",
+    "/seeds/msg1: When I enter the germination test result for the Cherokee Trail of Tears beans, the form "
+    "refuses 87.5 and says the value must be a whole number",
+    "/seeds/msg20: I have removed it from the old server, so from tomorrow each member should receive a single "
+    "reminder",
+    "/seeds/msg20: The reminder job was scheduled both on the old server and on the new one after the move in November",
+    "/seeds/msg21: I would still like the job to record what it has sent, so that a second copy can never go to "
+    "the same member on the same day",
+    "/seeds/msg21: This week's reminders went out once each",
+    "/seeds/msg22: One of our members uses a screen reader and says the stock table is read out as a stream of numbers",
+    "/seeds/msg22: She cannot tell which number is the packet count and which is the germination rate",
+    "/seeds/msg23: I am adding proper column headings and a caption that names the variety, and I will ask her "
+    "to try it before the change goes live",
+    "/seeds/msg23: The table was built from plain cells without any header cells or a caption",
+    "/seeds/msg2: I have changed it to a decimal with one place and migrated the existing test results without "
+    "touching their values",
+    "/seeds/msg2: The change is on the staging copy if you would like to try a few entries there",
+    "/seeds/msg2: The field was declared as an integer when the catalogue was first built",
+    "/seeds/msg3: I entered the results for all six bean lots on staging and every one was saved as written",
+    "/seeds/msg3: Thank you for fixing this so quickly",
+    "/seeds/msg4: Long variety names are truncated on the printed packet labels",
+    "/seeds/msg4: Mortgage Lifter Tomato comes out as Mortgage Lift and the packers cannot tell it apart from "
+    "the other tomatoes",
+    "/seeds/msg4: We need the labels for the winter packing session on the fifth of December",
+    "/seeds/msg5: I am trying a version that shrinks the font for names over twenty characters and wraps onto a "
+    "second line when that is not enough",
+    "/seeds/msg5: The label template gives the name a single line of fixed width",
+    "/seeds/msg6: A second line is fine as long as the sowing dates still fit underneath",
+    "/seeds/msg6: Please keep the library's logo in the corner, the packers use it to find which way up the "
+    "sticker goes",
+    "/seeds/msg7: Older seed germinates less well, so members should be able to choose the freshest lot",
+    "/seeds/msg7: Seed saved in different years ends up in one lot because the catalogue has nowhere to record "
+    "when it was harvested",
+    "/seeds/msg8: Could we show the harvest year next to the germination rate on the lot page, as we did for the "
+    "decimal rates in issue1?",
+    "/seeds/msg8: I agree that this matters for onions and parsnips, which lose vigour after a single year",
+    "/seeds/msg8: I will ask the growers at the next meeting whether they can remember the years for the seed "
+    "already in the tins",
+    "/seeds/msg9: It looks as if everything inside the quotes is thrown away before the search runs",
+    "/seeds/msg9: Searching for Solanum lycopersicum 'Gardener's Delight' returns every tomato in the catalogue",
+]
+KNOWN_LEAKS["roundup"] = [
+    "Descending:",
+    "Group on:",
+    "Sort on:",
 ]
 # Twenty Twenty-Three links its author archive from nowhere (the byline is not a link): no crawl finds it.
 UNLINKED = {"wp-twentytwentythree": 1}
