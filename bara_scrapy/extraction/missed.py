@@ -10,6 +10,7 @@ the page's headline), whose blocks trafilatura dropped are the article's too.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -1089,13 +1090,15 @@ _LINK_LISTS = XPath("descendant-or-self::*[self::ul or self::ol][*][not(*[not(se
 
 
 def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
-    """The longest heading (h1-h3) of at least two words that the document title holds, and that is not
+    """The longest heading (h1-h6) of at least two words that the document title holds, and that is not
     what the page calls its site (`sites`, as `seq`s: the blog's name above every post): the page's
     headline whatever its level, even a link to the page itself (a forum thread's `<h2><a>Topic</a></h2>`,
     a blog theme's `<h1 class="entry-title"><a href=permalink>`).
 
     A one-word heading is the headline only when it is all the title says but the site's name ("Installation -
-    Widget Blog"): a single word the title merely holds may be a section's label.
+    Widget Blog"), or what the title says before a separator ("Options (GNU Leaven Manual)", "News - City"): a single
+    word the title merely holds may be a section's label. A heading's section number ("2.1 Options", Texinfo's and a
+    specification's) is no word of its title.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><h1>Riverside Forum</h1><h2><a href="?t=7">Winter storage</a></h2></div>')
@@ -1107,15 +1110,25 @@ def titled_heading(root: HtmlElement, title: str, sites: Collection[str] = ()) -
     'Installation'
     >>> print(titled_heading(t, "Installation of the widget", {" widget blog "}))
     None
+    >>> t = fromstring('<div><h2>2 Invoking leaven</h2><h3>2.1 Options</h3></div>')
+    >>> titled_heading(t, "Options (GNU Leaven Manual)").text, titled_heading(t, "Invoking leaven (GNU Leaven)").text
+    ('2.1 Options', '2 Invoking leaven')
     """
     wanted = seq(title)
     own = wanted
     for name in sites:
         own = own.replace(name, " ")
     own = " ".join(own.split())
+    lead = seq(_TITLE_PARTS.split(title.strip(), maxsplit=1)[0]).strip()  # the title's first part
     if len(wanted.split()) < 2 and not own:
         return None
-    found = [(len(inner), h) for h in root.iter("h1", "h2", "h3")
+    found = [(len(inner), h) for h in root.iter(*HEADINGS)
              if (inner := seq(h.text_content())).strip() and inner not in sites
-             and ((len(inner.split()) >= 2 and inner in wanted) or inner.strip() == own)]
+             and (bare := _SECTION_NUMBER.sub("", inner) or inner)
+             and ((len(bare.split()) >= 2 and bare in wanted) or bare.strip() in (own, lead))]
     return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+# a title's parts: "Options (GNU Leaven Manual)", "News - City", "Page | Site", "Page · Site", "Page » Site"
+_TITLE_PARTS = re.compile(r"\s+(?:[-|–—·»]\s+|\()")
+_SECTION_NUMBER = re.compile(r"^(?: \d+)+(?= \D)")  # a section's number ("2.1 Options") as `seq` writes it
