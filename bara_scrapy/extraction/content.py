@@ -67,7 +67,7 @@ from .missed import (
     written_link_lists,
 )
 from .records import meta_rows, records
-from .template import encode, fingerprint, key, listed, template_lines, title_key
+from .template import encode, entry_key, fingerprint, key, listed, template_lines, title_key
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
@@ -894,7 +894,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     named = headline if headline is not None or not parent else first_heading(structure, items, sites)
     return _Chosen(blocks, method, comments, " ".join(named.text_content().split()) if named is not None else "",
                    encode(fingerprint([title_key(title), *_own(structured, keys, listed(structure, url, items)),
-                                       *furniture_keys])),
+                                       *furniture_keys, *(entry_key(b) for b in structured if b.group >= 0)])),
                    chosen - len(blocks))
 
 

@@ -17,7 +17,9 @@ encoded (`encode`) on their admission; the children's extraction drops the lines
 other pages (`listed`: a blog's index showing each post whole, under a heading that links to it) are those
 pages' content, not the template: the fingerprint leaves them out, so the post keeps them. It names the
 furniture the page pruned too, where it stood (`blocks.placed_blocks`): a short page keeps a sidebar (there it holds
-most of the words) that its parent, a long post, pruned.
+most of the words) that its parent, a long post, pruned. And it names its repeated groups' lines as entries
+(`entry_key`): a child that shows one of them alone shows the parent's entry, its own content (a message's page under
+the issue that lists the messages).
 """
 
 from __future__ import annotations
@@ -47,6 +49,18 @@ def key(block: Block) -> bytes:
     False
     """
     return hashlib.blake2b(f"{block.path}\n{block.seq}".encode(), digest_size=DIGEST_BYTES).digest()
+
+
+def entry_key(block: Block) -> bytes:
+    """The digest of a block of one of a page's repeated groups (`Block.group`: an item of a list, a feed, a thread),
+    beside its `key`: a child showing that block alone, at the same place, shows one of its parent's entries (a
+    message's own page under the issue that lists its messages), its own content.
+
+    >>> b = Block("p", "The seed tins were damp.", "", path="/table.messages/tr/td.content", group=0)
+    >>> entry_key(b) != key(b), entry_key(b) == entry_key(Block("p", "The seed tins were damp.", "", path=b.path))
+    (True, True)
+    """
+    return hashlib.blake2b(f"{block.path}\n{block.seq}\nentry".encode(), digest_size=DIGEST_BYTES).digest()
 
 
 def title_key(title: str) -> bytes:
@@ -110,7 +124,9 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     """The word sequences (`missed.seq`) of this page's lines (`structure`, with their `keys`) that its
     parent has at the same place, and that the page shows nowhere else. A repeated group (a list, a grid, a
     feed: `Block.group`) goes whole or not at all: a category page lists some of the posts its parent
-    lists, in the same markup, and each of them is its content; a sidebar the same on both is the site's.
+    lists, in the same markup, and each of them is its content; a sidebar the same on both is the site's. A line
+    outside any group here that is an entry of one of the parent's groups (`entry_key`) is this page's own: the page
+    of one of the parent's entries (a message's page, under the issue that lists the messages).
 
     >>> parent = fingerprint([key(Block("h", "Who is online", "", path="/div/div.stat")),
     ...                       key(Block("h", "Otters", "", path="/ul/li"))])
@@ -120,10 +136,17 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     >>> posts = [Block("li", "Otters", "", path="/ul/li", group=0), Block("li", "Herons", "", path="/ul/li", group=0)]
     >>> template_lines(posts, [key(b) for b in posts], parent), template_lines(posts[:1], [key(posts[0])], parent)
     (set(), {' otters '})
+    >>> from dataclasses import replace
+    >>> message = Block("p", "The seed tins were damp.", "", path="/table/tr/td")
+    >>> listed_there = fingerprint([key(message), entry_key(replace(message, group=0))])
+    >>> template_lines([message], [key(message)], listed_there), template_lines([message], [key(message)],
+    ...                                                                        fingerprint([key(message)]))
+    (set(), {' the seed tins were damp '})
     """
     if not parent:
         return set()
-    hits = [digest in parent for digest in keys]
+    hits = [digest in parent and not (b.group < 0 and entry_key(b) in parent) for digest, b in zip(keys, structure,
+                                                                                                     strict=True)]
     partial = {b.group for b, hit in zip(structure, hits, strict=True) if b.group >= 0 and not hit}
     found, elsewhere = set[str](), set[str]()
     for block, hit in zip(structure, hits, strict=True):

@@ -5,6 +5,7 @@ on crawl order or a resume."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 from bara_scrapy.extraction.content import page_content
 from bara_scrapy.extraction.template import decode, encode, fingerprint
@@ -158,3 +159,16 @@ def test_a_sidebar_its_parent_prunes_leaves_a_short_page_that_keeps_it() -> None
     assert "The practice log of a tower" not in content.text
     assert content.text.split("\n") == [line for line in alone.text.split("\n") if "practice log" not in line]
     assert "Teaching Bell Handling to New Learners" in content.text
+
+
+def test_the_page_of_one_of_the_parents_entries_keeps_it() -> None:
+    """Roundup (the committed mirror) shows each message whole in its issue's messages table, and on the message's
+    own page at the same place (`td.content pre`). On the issue the message is one item of a repeated group; on its
+    page it stands alone: the page of one of the parent's entries, whose text is its own (`template.entry_key`). A
+    line of the site's template (the history table's header) still leaves."""
+    site = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/roundup/site/seeds"
+    issue = page_content((site / "issue3").read_text(), "http://127.0.0.1:8000/seeds/issue3")
+    message = page_content((site / "msg8").read_text(), "http://127.0.0.1:8000/seeds/msg8",
+                           parent=decode(issue.fingerprint))
+    assert "I agree that this matters for onions and parsnips" in message.text
+    assert "Author | nell" in message.text
