@@ -422,6 +422,13 @@ def drop_permalinks(tree: HtmlElement) -> None:
     >>> [h.text_content() for h in t], t[1].find("a") is not None
     (['Basic use', 'Setup', 'See ¶'], True)
 
+    So is a permalink of another element, to the element that holds it (Texinfo's option `<dt>`, Sphinx's API entry):
+
+    >>> t = fromstring('<dl><dt id="opt-r"><code>--recipe</code><a href="#opt-r">¶</a></dt><dd>Read it.</dd></dl>')
+    >>> drop_permalinks(t)
+    >>> t[0].text_content()
+    '--recipe'
+
     A heading whose words are a link to the heading itself (its own id, its link's, or its section's: Markdown
     renderers' anchored headings) is a heading, not a link: the link goes, its words stay.
 
@@ -438,8 +445,8 @@ def drop_permalinks(tree: HtmlElement) -> None:
         if not href.startswith("#"):
             continue
         if not _WORD_RE.search(a.text_content()):
-            if any(h.tag in HEADINGS for h in a.iterancestors()):
-                doomed.append(a)
+            if any(h.tag in HEADINGS or (href[1:] and h.get("id") == href[1:]) for h in a.iterancestors()):
+                doomed.append(a)  # a heading's, or a term's that links to the term itself (Texinfo's <dt>)
         elif href[1:] and (heading := _heading_of(a)) is not None and href[1:] in _anchors(a, heading):
             selves.append(a)
     for a in doomed:

@@ -1674,6 +1674,17 @@ def test_the_lists_around_a_mail_are_the_pages_regions() -> None:
     assert "Follow-Ups" not in text and "Next by thread" not in text
 
 
+
+def test_a_terms_permalink_is_no_line() -> None:
+    """Texinfo (the committed mirror) follows each option's term with a "¶" link to the term itself, shown on hover:
+    a permalink, as a heading's is (`text.drop_permalinks`), no line of its own."""
+    html = (MIRRORS / "texinfo/site/Options.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/Options.html").text.split("\n")
+    assert lines[:3] == ["2.1 Options", "Every option has a long name, and the common ones have a short name as well. "
+                         "Options may be given in any order.", "--recipe=file"], lines[:3]
+    assert "¶" not in lines
+
+
 ARTICLES = default_corpus("article-extraction-benchmark")
 
 
