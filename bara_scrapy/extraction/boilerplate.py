@@ -134,6 +134,28 @@ def entry_labels(root: HtmlElement) -> list[HtmlElement]:
             or (submitted and any(form in submitted for form in label.iterancestors("form")))]
 
 
+def form_rows(root: HtmlElement) -> list[HtmlElement]:
+    """The table rows of a form one submits that hold a field a reader types into or picks from (`_entry_field`, a
+    checkbox or a radio button): their words label the controls ("Sort on:", "Descending:" beside a `<select>` and a
+    checkbox: an issue tracker's index controls), as a `<label>` does (`entry_labels`). A row of a layout table in a
+    page-wide form (a table inside it, or more words than `ROW_LABEL_WORDS`) is the page's.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<form><table><tr><th>Sort on:</th><td><select><option>title</option></select></td></tr>'
+    ...                '<tr><th>Status</th><td>open</td></tr></table><input type="submit" value="Redisplay"></form>')
+    >>> [" ".join(tr.itertext()).split() for tr in form_rows(t)]
+    [['Sort', 'on:', 'title']]
+    """
+    return [tr for form in root.iter("form") if _submitted(form) for tr in form.iter("tr")
+            if any(_entry_field(el) or (el.get("type") or "").lower() in PICKS for el in tr.iter(*FORM_FIELDS))
+            and next(tr.iter("table"), None) is None and word_count(" ".join(_LABELS(tr))) <= ROW_LABEL_WORDS]
+
+
+_LABELS = XPath("descendant::text()[not(ancestor::select)]")  # a row's words but its options'
+ROW_LABEL_WORDS = 8  # the labels of a form's row at most: a row holding more is a layout's, a page's text
+
+
+PICKS = frozenset({"checkbox", "radio"})
 SUBMITS = frozenset({"submit", "image"})
 
 
@@ -376,10 +398,11 @@ def tab_panel(el: HtmlElement) -> bool:
 
 
 def drop_controls(root: HtmlElement) -> None:
-    """Remove the page's controls in place, each kind once the one before is gone: form labels, reply forms,
+    """Remove the page's controls in place, each kind once the one before is gone: form labels and rows, reply forms,
     prompts to sign in where a form would be, skip links, a heading's edit links and tables of contents. A reader
     uses them; none is the page's text."""
-    for find in (entry_labels, entry_forms, sign_in_prompts, skip_links, heading_controls, contents_tables):
+    for find in (entry_labels, form_rows, entry_forms, sign_in_prompts, skip_links, heading_controls,
+                 contents_tables):
         for el in find(root):
             el.drop_tree()
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from lxml.html import fromstring
+from lxml.html import fromstring, tostring
 
 from bara_scrapy.bench.articles import default_corpus, load_corpus
 from bara_scrapy.bench.corpus import load
@@ -1683,6 +1683,26 @@ def test_a_terms_permalink_is_no_line() -> None:
     assert lines[:3] == ["2.1 Options", "Every option has a long name, and the common ones have a short name as well. "
                          "Options may be given in any order.", "--recipe=file"], lines[:3]
     assert "¶" not in lines
+
+
+
+def test_a_forms_rows_of_controls_are_no_text() -> None:
+    """Roundup's index (the committed mirror) ends with its controls, a form's table rows: "Sort on:" beside a
+    `<select>`, "Descending:" beside a checkbox. Their words label controls (`boilerplate.form_rows`); the issues' rows
+    above them stay. The page is read as a browser's DOM holds it (the crawl reads the rendered page): a `<td>` out of
+    any row is no cell, and a table's rows stand in its `<tbody>`."""
+    tree = fromstring((MIRRORS / "roundup/site/seeds/index.html").read_text())
+    for td in list(tree.iter("td")):
+        if td.getparent().tag != "tr":
+            td.drop_tag()
+    for table in tree.iter("table"):
+        if rows := [tr for tr in table if tr.tag == "tr"]:
+            body = table.makeelement("tbody", {})
+            rows[0].addprevious(body)
+            body.extend(rows)
+    text = page_content(tostring(tree, encoding="unicode"), "http://127.0.0.1:8000/seeds/").text
+    assert "Add a harvest year to each seed lot" in text
+    assert "Sort on" not in text and "Descending" not in text
 
 
 ARTICLES = default_corpus("article-extraction-benchmark")
