@@ -153,9 +153,7 @@ def form_rows(root: HtmlElement) -> list[HtmlElement]:
 
 _LABELS = XPath("descendant::text()[not(ancestor::select)]")  # a row's words but its options'
 ROW_LABEL_WORDS = 8  # the labels of a form's row at most: a row holding more is a layout's, a page's text
-
-
-PICKS = frozenset({"checkbox", "radio"})
+PICKS = frozenset({"checkbox", "radio"})  # the inputs a reader picks (`_entry_field`'s are typed into or chosen)
 SUBMITS = frozenset({"submit", "image"})
 
 

@@ -145,8 +145,8 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     """
     if not parent:
         return set()
-    hits = [digest in parent and not (b.group < 0 and entry_key(b) in parent) for digest, b in zip(keys, structure,
-                                                                                                     strict=True)]
+    hits = [digest in parent and not (block.group < 0 and entry_key(block) in parent)  # one of the parent's entries
+            for digest, block in zip(keys, structure, strict=True)]
     partial = {b.group for b, hit in zip(structure, hits, strict=True) if b.group >= 0 and not hit}
     found, elsewhere = set[str](), set[str]()
     for block, hit in zip(structure, hits, strict=True):
