@@ -3,7 +3,8 @@ a course's facts, or an event's When and Where.
 
 A record is written as a description list (`<dl>`: each `<dt>` followed by its `<dd>`), as a run of boxes of one
 kind, each a short heading over its value (Omeka's `div.element`, DSpace's field wrappers), or as a list of fields, a
-label, a colon and a value on each item's line (MHonArc's mail header: "To:", "Subject:", "From:", "Date:"). A
+label, a colon and a value on each item's line (MHonArc's mail header: "To:", "Subject:", "From:", "Date:"), or as a
+table whose every row is a `<th>` label over its value's cells (Roundup's "Author | gwen", "Date | …"). A
 reader takes it for the page's data, as with a table's rows (which trafilatura keeps). trafilatura drops it by class
 name (`meta` anywhere in a class: `item-metadata`), and the article frame drops its lines by length: a one-word label
 and a two-word value are as short as a byline or a date.
@@ -41,7 +42,8 @@ LINK_SHARE = 0.5  # a record's words inside links below this share: more is a me
 
 def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement] = (),
             end: HtmlElement | None = None, headline: HtmlElement | None = None) -> list[HtmlElement]:
-    """The page's records (description lists, runs of labelled boxes and lists of fields, `MIN_PAIRS` pairs or more)
+    """The page's records (description lists, runs of labelled boxes, lists of fields and tables of labelled rows,
+    `MIN_PAIRS` pairs or more)
     that stand where its text is (`_placed`: by the kept text's `container`, in the article's `frame`, or between the
     page's `headline` and the kept text's `end`: a page of no wrappers, as a mail archive's), each the
     only one of its kind (signature) on the page, less than `LINK_SHARE` of its words in links, and no byline
@@ -70,6 +72,7 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
             found.append(dl)
     found += _labelled_runs(root)
     found += (el for el in _labelled_lists(root) if end is None or not follows_in_document(el, end))
+    found += _labelled_tables(root)
     kinds = Counter(_kind(el) for el in found)
     span = None if headline is None or end is None else (headline, end)
     return [el for el in found if kinds[_kind(el)] == 1 and _placed(el, container, frame, span) and _few_links(el)
@@ -100,6 +103,37 @@ def _labelled_runs(root: HtmlElement) -> list[HtmlElement]:
             runs[(up, signature(box))].append(box)
     return [up for (up, kind), boxes in runs.items()
             if len(boxes) >= MIN_PAIRS and len(boxes) == sum(signature(el) == kind for el in up)]
+
+
+def _labelled_tables(root: HtmlElement) -> list[HtmlElement]:
+    """The tables of `MIN_PAIRS` rows or more, each row a header cell of a label (`LABEL_WORDS` words at most, a letter
+    in it) and the cells of its value, at least `MIN_PAIRS` of them with words, and no table inside: a message's
+    "Author | gwen", "Recipients |", "Date | 2026-11-10" (Roundup), a record's fields written as a table.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><table><tr><th>Author</th><td>gwen</td></tr><tr><th>Recipients</th><td></td></tr>'
+    ...                '<tr><th>Date</th><td>2026-11-10</td></tr></table><table><tr><th>Name</th><th>Size</th></tr>'
+    ...                '<tr><td>a.txt</td><td>2 KB</td></tr></table></div>')
+    >>> [len(el.findall(".//tr")) for el in _labelled_tables(t)]
+    [3]
+    """
+    out = []
+    for table in root.iter("table"):
+        rows = list(table.iter("tr"))
+        if len(rows) < MIN_PAIRS or table.find(".//table") is not None:
+            continue
+        valued = 0
+        for tr in rows:
+            cells = [c for c in tr if isinstance(c.tag, str)]
+            label = words(" ".join(cells[0].itertext())) if cells else 0
+            if len(cells) < 2 or cells[0].tag != "th" or any(c.tag != "td" for c in cells[1:]) or not (
+                    0 < label <= LABEL_WORDS):
+                break
+            valued += words(" ".join(t for c in cells[1:] for t in c.itertext())) > 0
+        else:
+            if valued >= MIN_PAIRS:
+                out.append(table)
+    return out
 
 
 def _labelled_lists(root: HtmlElement) -> list[HtmlElement]:

@@ -216,15 +216,6 @@ KNOWN["javadoc"] = [
     "/org/example/seedlib/package-tree.html: org.example.seedlib.CatalogueException",
     "/org/example/seedlib/package-tree.html: org.example.seedlib.SeedPacket",
 ]
-# Roundup: on the five messages with no recipients, the "Author | name" row of the message's form table goes (the page
-# is shorter and its table no record).
-KNOWN["roundup"] = [
-    "/seeds/msg11: obinna",
-    "/seeds/msg13: obinna",
-    "/seeds/msg15: gwen",
-    "/seeds/msg17: nell",
-    "/seeds/msg18: obinna",
-]
 # Twenty Twenty-Three links its author archive from nowhere (the byline is not a link): no crawl finds it.
 UNLINKED = {"wp-twentytwentythree": 1}
 

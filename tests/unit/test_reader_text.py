@@ -1705,6 +1705,18 @@ def test_a_forms_rows_of_controls_are_no_text() -> None:
     assert "Sort on" not in text and "Descending" not in text
 
 
+
+def test_a_table_of_labels_and_values_is_a_record() -> None:
+    """Roundup's message page (the committed mirror) heads the message with a table of fields, a label in each row's
+    `<th>` and its value in the `<td>`: "Author | gwen", "Recipients |", "Date | …". With a recipient trafilatura keeps
+    it; without one (an empty cell) it drops it, and the author with it. A table of labelled rows is a record
+    (`records._labelled_tables`)."""
+    html = (MIRRORS / "roundup/site/seeds/msg15").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/seeds/msg15").text.split("\n")
+    assert lines[0] == "Author | gwen" and lines[2].startswith("Date | 2026-11-10"), lines[:3]
+    assert lines[3].startswith("Several members fill in the borrowing form"), lines[3:4]
+
+
 ARTICLES = default_corpus("article-extraction-benchmark")
 
 
