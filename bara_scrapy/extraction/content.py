@@ -797,8 +797,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     comments)."""
     pruned: list[tuple[HtmlElement, list[HtmlElement]]] = []
     structure, furniture = prune_split(copy.deepcopy(tree), pruned)
-    # where the furniture stood, for the children: a short child keeps a sidebar this page prunes (`template.py`)
-    furniture_keys = [key(b) for b in placed_blocks(pruned, url)]
+    # where the furniture stood, for the children: a short child keeps a sidebar this page prunes (`template.py`); a
+    # key is a place and words, so no link's address is resolved
+    furniture_keys = [key(b) for b in placed_blocks(pruned)]
     if comment_names and (structure.tag == "main" or structure.get("role") == "main"):
         for thread in _threads_after(tree, url):  # the page's comments, which it puts after its <main>
             structure.append(prune_split(copy.deepcopy(thread))[0])
