@@ -43,12 +43,11 @@ LINK_SHARE = 0.5  # a record's words inside links below this share: more is a me
 def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlElement] = (),
             end: HtmlElement | None = None, headline: HtmlElement | None = None) -> list[HtmlElement]:
     """The page's records (description lists, runs of labelled boxes, lists of fields and tables of labelled rows,
-    `MIN_PAIRS` pairs or more)
-    that stand where its text is (`_placed`: by the kept text's `container`, in the article's `frame`, or between the
-    page's `headline` and the kept text's `end`: a page of no wrappers, as a mail archive's), each the
-    only one of its kind (signature) on the page, less than `LINK_SHARE` of its words in links, and no byline
-    (`_byline`). A list of fields after the kept text's `end` is the article's footer ("Post author: …", "Copyright
-    Notice: …"), not its record.
+    `MIN_PAIRS` pairs or more) that stand where its text is (`_placed`: by the kept text's `container`, in the
+    article's `frame`, or between the page's `headline` and the kept text's `end`: a page of no wrappers, as a mail
+    archive's), each the only one of its kind (signature) on the page, less than `LINK_SHARE` of its words in links,
+    and no byline (`_byline`). A list of fields after the kept text's `end` is the article's footer ("Post author:
+    …", "Copyright Notice: …"), not its record.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<main><h1>Letter, 1862</h1><div class="item-metadata"><dl><dt>Creator</dt><dd><a href="/c">'
@@ -106,8 +105,8 @@ def _labelled_runs(root: HtmlElement) -> list[HtmlElement]:
 
 
 def _labelled_tables(root: HtmlElement) -> list[HtmlElement]:
-    """The tables of `MIN_PAIRS` rows or more, each row a header cell of a label (`LABEL_WORDS` words at most, a letter
-    in it) and the cells of its value, at least `MIN_PAIRS` of them with words, and no table inside: a message's
+    """The tables of `MIN_PAIRS` rows or more, each row a header cell of a label (`LABEL_WORDS` words at most) and
+    the cells of its value, at least `MIN_PAIRS` of them with words, and no table inside: a message's
     "Author | gwen", "Recipients |", "Date | 2026-11-10" (Roundup), a record's fields written as a table.
 
     >>> from lxml.html import fromstring
