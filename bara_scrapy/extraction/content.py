@@ -50,7 +50,9 @@ from .missed import (
     first_heading,
     follows,
     follows_in_document,
+    grid_names,
     inserted_teasers,
+    introduced_lists,
     is_plain_run,
     joined_seq,
     kept_container,
@@ -848,6 +850,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
                        *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
                        *listings_after(structure, url, kept, kept_words),
+                       *grid_names(structure, kept_seq),
                        *(() if subheading is None else (subheading,))])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
@@ -859,6 +862,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     teasers = frame if short else ()  # no prose: the frame's sentences are the entries' teasers
     marks |= frozenset([*entry_titles(structure, url, kept_seq, teasers, kept_words < ARTICLE_WORDS),
                         *written_link_lists(structure, kept, frame),
+                        *introduced_lists(structure, kept_seq, frame),
                         *callout_titles(structure, kept_seq, frame),
                         *quote_attributions(structure, kept_seq, frame),
                         # a long article's records are its own (trafilatura's)

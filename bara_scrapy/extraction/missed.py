@@ -912,7 +912,9 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
     more, mostly links (`lists.LINK_DENSE` of its words), or one link that is an entry's title (`is_title_link`: a
     card laid out as one link, its title and summary). A tag cloud under "9 tags in total", a category list with its
     counts, a wiki's nested map of pages under the line that introduces it, a listing of one card: the page's
-    content, which is links.
+    content, which is links. So is a table of data (a header cell in its first row) inside the kept text's
+    container whose words trafilatura mostly left out, wherever it stands: Texinfo's index, its entries between two
+    tables of letters ("Jump to: C E F") that trafilatura kept, with the index's header cells.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><div>3 tags in total</div><div><a href="/t/a">Bells</a> <a href="/t/b">Ropes</a> '
@@ -924,12 +926,22 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
     >>> [el.text_content()[:6] for el in listings_after(card, "http://h/news/", kept_container(card, seq("News from "
     ...  "the river.")), 4)]
     ['Otters']
+    >>> row = '<tr><td><a href="/t">cold proof</a>:</td><td><a href="/t">Temperatures</a></td></tr>'
+    >>> letters = '<table><tr><th>Jump to:</th><td><a href="#c">C</a></td></tr></table>'
+    >>> index = fromstring(f'<div>{letters}<table><tr><th>Entry</th><th>Section</th></tr>{row * 2}</table>{letters}'
+    ...                    '</div>')
+    >>> [el.text_content()[:17] for el in listings_after(index, "http://h/ix", kept_container(index, seq(
+    ...  "Jump to: C\\nEntry Section\\nJump to: C")), 6)]
+    ['EntrySectioncold ']
     """
     end = kept.end
     if kept_words >= FEW_WORDS or end is None:
         return []
     found = []
-    for box in end.itersiblings():
+    boxes = [*end.itersiblings()]  # and the tables of data whose rows it left out, before its end too
+    if kept.container.tag not in ("html", "body"):
+        boxes += [t for t in _HEADED_TABLES(kept.container) if 2 * kept.held.get(t, 0) < words(t.text_content())]
+    for box in dict.fromkeys(boxes):
         if not isinstance(box.tag, str):
             continue
         links = [a for a in box.iter("a") if leads_elsewhere(a.get("href"), url) and words(a.text_content())]
@@ -938,6 +950,86 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
                 sum(words(a.text_content()) for a in links) >= LINK_DENSE * total:
             found.append(box)
     return found
+
+
+def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
+    """The names of a grid's rows whose descriptions trafilatura kept (`kept_seq`): the cell just before a cell it kept,
+    a name (`_name_cell`: a link first, a few words), where a grid (one parent's cells, or the rows of one table) pairs
+    two names or more so. javadoc's summaries are a grid of `<div>`s, a class's name (a link alone) beside its
+    description, and trafilatura keeps the descriptions alone, as it does a table's description cells beside their
+    links. A menu's link beside the page's text pairs it once.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><div><a href="/a">Loan</a></div><div>A packet lent to a borrower in spring.</div><div>'
+    ...                '<code><a href="#f">find</a>(String v)</code></div><div>Finds the freshest packet of a variety.'
+    ...                '</div></div>')
+    >>> kept_seq = seq("A packet lent to a borrower in spring.\\nFinds the freshest packet of a variety.")
+    >>> [el.text_content() for el in grid_names(t, kept_seq)]
+    ['Loan', 'find(String v)']
+    """
+    grids: defaultdict[HtmlElement, list[HtmlElement]] = defaultdict(list)
+    for a in root.iter("a"):
+        if not _name_cell(name := a):
+            continue
+        while (up := name.getparent()) is not None and _name_cell(up):
+            name = up  # the cell: the outermost box that is still a name
+        cell = next((sib for sib in name.itersiblings() if isinstance(sib.tag, str)), None)
+        if cell is None or name.tag not in _CELLS or cell.tag not in _CELLS or seq_words(
+                said := seq(cell.text_content())) < SENTENCE_WORDS or said not in kept_seq:
+            continue  # a description is a sentence (a word of it would be found anywhere in the text)
+        up = name.getparent()
+        grids[up.getparent() if up.tag == "tr" and up.getparent() is not None else up].append(name)
+    found = []
+    for grid, names in grids.items():
+        names = list(dict.fromkeys(names))
+        rows = sum(isinstance(el.tag, str) for el in grid) / (1 if names[0].getparent() is not grid else 2)
+        if len({seq(n.text_content()) for n in names}) > 1 and len(names) >= rows / 2:
+            found += names  # the pairs are the grid: most of its rows (two cells a row, at least)
+    return found
+
+
+def _name_cell(el: HtmlElement) -> bool:
+    """Whether an element is a name: a link first (no word before it: a method's name, then its parameters' types),
+    at most `HEADED_LABEL_WORDS` words, no block inside."""
+    first = next((a for a in el.iter("a") if words(a.text_content())), None)
+    text = el.text_content()
+    return first is not None and 0 < words(text) <= HEADED_LABEL_WORDS and not words(
+        text.split(first.text_content(), 1)[0]) and next(el.iterdescendants(*_NAME_BLOCKS), None) is None
+
+
+_NAME_BLOCKS = (*_BLOCKS, "li", "dl", "blockquote", "pre")
+_CELLS = frozenset({"div", "td", "th", "dt", "dd", "li"})  # a grid's cells: boxes, not a line's words or paragraphs
+
+
+def introduced_lists(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
+    """The list or table right after a sentence that ends with a colon, which trafilatura kept (`kept_seq`) or the
+    article's frame holds (`SENTENCE_WORDS` words or more): what the sentence introduces, every item of it, links and
+    all. Doxygen opens each index so ("Here is a list of all documented struct and union fields with links to the
+    struct/union documentation for each field:"), and trafilatura drops the list of short links below. A box holding
+    only the list (Doxygen's `div.directory` around its table) is passed through.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><div>Here are the data structures with brief descriptions:</div><div><table><tr><td>'
+    ...                '<a href="/l">hl_log</a></td></tr></table></div><p>Tags:</p><ul><li>x</li></ul></div>')
+    >>> [el.tag for el in introduced_lists(t, seq("Here are the data structures with brief descriptions:\\nTags:"))]
+    ['table']
+    """
+    found = []
+    for lst in root.iter(*_INTRODUCED):
+        box = lst  # the list, or the box it alone fills
+        while (up := box.getparent()) is not None and len(up) == 1 and not ((up.text or "") + (box.tail or "")).strip():
+            box = up
+        line = _element_before(box)
+        if line is None or not line.text_content().strip().endswith(":"):
+            continue
+        if _framed_sentence(line, frame, kept_seq):
+            found.append(lst)
+    return found
+
+
+_INTRODUCED = frozenset({"ul", "ol", "dl", "table"})
+# a table of data: its first row holds a header cell
+_HEADED_TABLES = XPath("descendant::table[(tr | */tr)[1]/th]")
 
 
 def quote_attributions(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:

@@ -1727,3 +1727,38 @@ def test_a_comments_header_row_stays_with_its_comment() -> None:
     html, url = next((h, u) for k, h, u, _ in load_corpus(ARTICLES) if k.startswith("3c6d3381ef52"))
     comments = page_content(html, url).comments
     assert [(c.author, c.text.split("\n")[0]) for c in comments] == [("Гость", "11:15 05.10.18")]
+
+
+def test_an_index_table_between_its_letter_rows_is_the_pages_content() -> None:
+    """Texinfo's index (the committed mirror) is a table of entries, "cold proof: | Temperatures", each a link, under
+    a header row of `<th>` cells, between two "Jump to:" tables of letters. trafilatura keeps the letters and the
+    header cells and drops every entry; on a page of no prose, a table of data whose rows it left out is the page's
+    listing, before its last kept line too (`missed.listings_after`)."""
+    html = (MIRRORS / "texinfo/site/Index.html").read_text()
+    text = page_content(html, "http://127.0.0.1:8000/Index.html").text
+    assert "| cold proof: |  | Temperatures" in text and "| writing a recipe: |  | Writing a recipe" in text, text
+
+
+
+def test_a_sentence_ending_with_a_colon_introduces_its_list() -> None:
+    """Doxygen's indexes (the committed mirror) open with a sentence ending in a colon, "Here is a list of all
+    documented struct and union fields with links to the struct/union documentation for each field:", over a list of
+    short links ("capacity : hl_log") or a table of them in a box of its own, which trafilatura drops. What the
+    sentence introduces is content, every item (`missed.introduced_lists`)."""
+    html = (MIRRORS / "doxygen/site/functions.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/functions.html").text.split("\n")
+    assert "capacity : hl_log" in lines and "timestamp : hl_reading" in lines, lines
+    html = (MIRRORS / "doxygen/site/annotated.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/annotated.html").text.split("\n")
+    assert "C hl_reading | One weight reading taken under a hive" in lines, lines
+
+
+
+def test_a_grids_names_go_with_the_descriptions_kept() -> None:
+    """javadoc's summary tables (the committed mirror) are grids of `<div>`s: a class's name, a link alone, then its
+    description. trafilatura keeps the descriptions only; each name is its row's (`missed.grid_names`), in its
+    place before the description."""
+    html = (MIRRORS / "javadoc/site/allclasses-index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/allclasses-index.html").text.split("\n")
+    at = lines.index("LoanDesk")
+    assert lines[at + 1] == "The desk where packets are lent and saved seed is taken back.", lines
