@@ -21,7 +21,7 @@ import copy
 import logging
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -172,6 +172,13 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     >>> [b.text for b in merge([Block("h", "Tutorial", "", 1, marked=True), p("This tutorial builds a ledger")],
     ...                        [p("This tutorial builds a ledger")])]
     ['Tutorial', 'This tutorial builds a ledger']
+
+    A line the tree shows more than once (a method's summary, again over its details) goes where trafilatura kept
+    each, when it kept each: what was missed before the first goes before the first.
+
+    >>> said = "Adds a packet to the catalogue"
+    >>> [b.text for b in merge([p("add()", True), p(said), p("Details"), p(said)], [p(said), p("Details"), p(said)])]
+    ['add()', 'Adds a packet to the catalogue', 'Details', 'Adds a packet to the catalogue']
     """
     struct_seqs = [b.seq for b in structure]
     struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
@@ -188,11 +195,15 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     lost = kept_words - sum(n for n, keep in zip(kept_counts, held, strict=True) if keep)
     if lost > LOST_SHARE * kept_words and lost >= LOST_WORDS:  # the pruning took the article itself
         body, body_seqs = kept, kept_seqs  # (a <main> beside it, a wrapper named "sidebar")
-    kept_seq, kept_lines, index = joined_seq(kept_seqs), set(kept_seqs), dict[str, int]()
+    kept_seq, kept_lines, places = joined_seq(kept_seqs), set(kept_seqs), defaultdict[str, list[int]](list)
     for n, found in enumerate(body_seqs):
-        index.setdefault(found, n)
-    repeated = {found for found, n in Counter(struct_seqs).items() if n > 1}  # "Read more" under every card
-    anchors = [-1 if found in repeated else index.get(found, -1) for found in struct_seqs]
+        places[found].append(n)
+    counts, seen = Counter(struct_seqs), Counter[str]()
+    anchors = []  # a line the tree repeats ("Read more" under every card) only where trafilatura kept each, in order
+    for found in struct_seqs:
+        at = places.get(found, ())
+        anchors.append(at[seen[found]] if len(at) == counts[found] or (at and counts[found] == 1) else -1)
+        seen[found] += 1
     following, nxt = [len(body)] * len(structure), len(body)
     for i in range(len(structure) - 1, -1, -1):
         following[i] = nxt
