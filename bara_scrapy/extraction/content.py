@@ -747,7 +747,9 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
                       body_words: int, headlines: AbstractSet[str] = frozenset()) -> list[Block]:
     """`blocks` less the lines the parent shows at the same place (`template.py`), unless that leaves little. The
     headline the document title names (`headlines`, as `seq`s) stays: a blog's index shows each post's title in
-    the markup the post heads its own page with.
+    the markup the post heads its own page with. When the text was all template (trafilatura kept a project's title
+    area over an index of links: Doxygen's), the page's own lines are the tree's lines the parent does not show
+    (`structured`), when they are not little either.
 
     >>> from bara_scrapy.extraction.template import fingerprint
     >>> here = [Block("h", "Otters", "", 2, path="/article/h2"), Block("p", "Menu", "", path="/div"),
@@ -755,12 +757,17 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     >>> parent = fingerprint([key(b) for b in here[:2]])
     >>> [b.text for b in _without_template(here, here, [key(b) for b in here], parent, 12, {" otters "})]
     ['Otters', 'They came back to the river this spring, all of them.']
+    >>> [b.text for b in _without_template(here[1:2], here, [key(b) for b in here], parent, 12)]
+    ['They came back to the river this spring, all of them.']
     """
     drop = template_lines(structured, keys, parent) - headlines
     if not drop:
         return blocks
     kept = [b for b in blocks if b.seq not in drop]
-    return blocks if _little(_words(kept), body_words) else kept
+    if not _little(_words(kept), body_words):
+        return kept
+    own = [b for b in structured if b.seq.strip() and b.seq not in drop]
+    return blocks if _little(_words(own), body_words) else own
 
 
 def _dump(blocks: list[Block], body_words: int, furniture: str = "", outside_words: int | None = None,

@@ -73,11 +73,11 @@ KNOWN_LEAKS["mhonarc"] = [
 ]
 # Doxygen: the indexes of globals (functions, values, types, macros) and the fields' "Variables" tab list entries
 # their parent's index lists at the same place, with no sentence over them ("Here is a list of all …:" heads the
-# parent's only): the site's template by repetition, and trafilatura keeps only the project's title area; the class
-# index is a table of letters and links; a related page's title is a div.title over <h1> sections; an #include line
-# that is a link alone, and a function's return value under a table of links, are dropped; the title area ("A ring
-# buffer for beehive scale readings") stays on the seed and where nothing else is kept; "[detail level 1 2]" is a
-# script's control.
+# parent's only): the site's template by repetition; with the title area template too, the page's own lines are the
+# tab row, whose current tab is marked, and the entries the parent writes otherwise; the class index is a table of
+# letters and links; a related page's title is a div.title over <h1> sections; an #include line that is a link alone,
+# and a function's return value under a table of links, are dropped; the title area ("A ring buffer for beehive scale
+# readings") stays on the seed; "[detail level 1 2]" is a script's control.
 KNOWN["doxygen"] = [
     "/classes.html: hl_log",
     "/classes.html: hl_reading",
@@ -98,11 +98,9 @@ KNOWN["doxygen"] = [
     "/globals_eval.html: HL_FULL : hivelog.h",
     "/globals_eval.html: HL_NO_MEMORY : hivelog.h",
     "/globals_eval.html: HL_OK : hivelog.h",
-    "/globals_func.html: hl_append() : hivelog.h, hivelog.c",
     "/globals_func.html: hl_close() : hivelog.h, hivelog.c",
     "/globals_func.html: hl_count() : hivelog.h, hivelog.c",
     "/globals_func.html: hl_export_csv() : hivelog.h, hivelog.c",
-    "/globals_func.html: hl_latest() : hivelog.h, hivelog.c",
     "/globals_func.html: hl_open() : hivelog.h, hivelog.c",
     "/globals_func.html: hl_swarm_suspected() : hivelog_stats.h, stats.c",
     "/globals_func.html: hl_weight_change() : hivelog_stats.h, stats.c",

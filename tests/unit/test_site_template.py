@@ -172,3 +172,16 @@ def test_the_page_of_one_of_the_parents_entries_keeps_it() -> None:
                            parent=decode(issue.fingerprint))
     assert "I agree that this matters for onions and parsnips" in message.text
     assert "Author | nell" in message.text
+
+
+def test_a_page_all_template_but_its_own_lines_keeps_those() -> None:
+    """Doxygen's index of functions (the committed mirror), under the index of all globals: trafilatura keeps the
+    project's title area alone, which the parent shows at the same place, and drops the list of entries. The page's
+    text is then its own lines, those of its tree the parent does not show (the entries the parent writes otherwise),
+    not the template it would otherwise keep whole."""
+    site = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/doxygen/site"
+    parent = page_content((site / "globals.html").read_text(), "http://127.0.0.1:8000/globals.html")
+    child = page_content((site / "globals_func.html").read_text(), "http://127.0.0.1:8000/globals_func.html",
+                         parent=decode(parent.fingerprint))
+    assert "hl_append() : hivelog.h, hivelog.c" in child.text.split("\n"), child.text
+    assert "A ring buffer for beehive scale readings" not in child.text
