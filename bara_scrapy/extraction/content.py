@@ -152,7 +152,8 @@ def comment_lines(comments: Iterable[tuple[str | None, str]]) -> set[str]:
     return out
 
 
-def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: str = "") -> list[Block]:
+def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: str = "",
+          names: AbstractSet[str] = frozenset()) -> list[Block]:
     """trafilatura's blocks, less page furniture, with the missed groups' blocks in the page's reading order.
 
     A block trafilatura kept is dropped only when its text is in the pruned `furniture` and
@@ -163,6 +164,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     trafilatura kept it as a line: its words inside a kept line are another line's ("Tutorial" over "This tutorial
     builds…", an entry's title inside its excerpt's "Continue reading" for screen readers). A link to the site's
     own page (on `url`'s host) that names a kept line goes with it (`_name_over`: an author's name over her role).
+    A grid's name (`names`, as `seq`s: `missed.grid_names`) right before a line trafilatura kept was left out with
+    it, whatever other line holds its words ("Borrower" beside its description, "a borrower" in another's).
 
     >>> p = lambda t, m=False: Block("p", t, t, marked=m)
     >>> intro = "An intro of several words"
@@ -228,7 +231,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
         if (b.marked or header or framed) and anchors[i] < 0 and not (
-                found in kept_lines if b.kind == "h" else found in kept_seq):
+                found in kept_lines if b.kind == "h" else found in kept_seq and not (
+                    found in names and i + 1 < len(structure) and anchors[i + 1] >= 0)):
             out.extend(body[pos : following[i]])
             pos = max(pos, following[i])
             if b.kind == "code" and out and out[-1].kind == "code" and out[-1].seq in found:
@@ -864,11 +868,11 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
-    marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos),
+    grid = grid_names(structure, kept_seq)  # beside their descriptions, even where their words stand elsewhere
+    marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos), *grid,
                        *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
                        *listings_after(structure, url, kept, kept_words),
-                       *grid_names(structure, kept_seq),
                        *(() if subheading is None else (subheading,))])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
@@ -889,7 +893,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
-    blocks = merge(structured, blocks, furniture, url)  # furniture out of trafilatura's too
+    names = {_seq(name.text_content()) for name in grid}
+    blocks = merge(structured, blocks, furniture, url, names)  # furniture out of trafilatura's too
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
     titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
     headlines = titled_seqs | ({_seq(headline.text_content())} if headline is not None else set())

@@ -1757,8 +1757,11 @@ def test_a_sentence_ending_with_a_colon_introduces_its_list() -> None:
 def test_a_grids_names_go_with_the_descriptions_kept() -> None:
     """javadoc's summary tables (the committed mirror) are grids of `<div>`s: a class's name, a link alone, then its
     description. trafilatura keeps the descriptions only; each name is its row's (`missed.grid_names`), in its
-    place before the description."""
+    place before the description, even where its word stands elsewhere in the text ("Borrower" in "a packet lent to
+    a borrower")."""
     html = (MIRRORS / "javadoc/site/allclasses-index.html").read_text()
     lines = page_content(html, "http://127.0.0.1:8000/allclasses-index.html").text.split("\n")
     at = lines.index("LoanDesk")
     assert lines[at + 1] == "The desk where packets are lent and saved seed is taken back.", lines
+    at = lines.index("Borrower") if "Borrower" in lines else -2
+    assert lines[at + 1] == "Someone who may take seed from the library.", lines
