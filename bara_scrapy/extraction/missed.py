@@ -676,11 +676,13 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
 
 
 def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
-    """The line that heads a page with no `<h1>` at all, before and outside its single `<main>` (anywhere on a page
-    without one): the first innermost element whose words are the document title's (the whole title, or a part of it
-    of two words or more), not what the page calls its site (`sites`), not in a link, a menu, an aside or a footer
-    (ikiwiki prints a page's title as `<span class="title">` in its header, the `<main>` after it; Doxygen as
-    `div.title` in `div.headertitle`, with no `<main>`).
+    """The line that heads a page with no `<h1>` the title names (none at all, or only its sections': Doxygen's
+    related pages), before and outside its single `<main>` (anywhere on a page without one) and before its first
+    `<h1>`: the first innermost
+    element whose words are the document title's (the whole title, or a part of it of two words or more), not what
+    the page calls its site (`sites`), not in a link, a menu, an aside or a footer (ikiwiki prints a page's title as
+    `<span class="title">` in its header, the `<main>` after it; Doxygen as `div.title` in `div.headertitle`, with no
+    `<main>`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<body><div class="header"><span><a href="/">Orchard</a>/</span><span class="title">Grafting '
@@ -693,17 +695,21 @@ def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> Ht
     ...                'Reference</div></div><div class="contents"><p>The state behind a handle.</p></div></body>')
     >>> title_line(t, "Hivelog: hl_log Struct Reference").text
     'hl_log Struct Reference'
+    >>> t.find(".//p").addnext(fromstring("<h1>Building the library</h1>"))
+    >>> title_line(t, "Hivelog: hl_log Struct Reference").text, title_line(t, "Hivelog: Building the library")
+    ('hl_log Struct Reference', None)
     """
     main = main_root(tree)
     wanted = seq(title)
-    if not wanted.strip() or next(tree.iter("h1"), None) is not None:
-        return None
+    h1 = list(tree.iter("h1"))
+    if not wanted.strip() or any((line := seq(h.text_content())).strip() and line in wanted for h in h1):
+        return None  # an <h1> the title names heads the page
     if main.tag != "main" and role(main) != "main":
         main = None
     around = set(main.iterancestors()) if main is not None else set()  # the page's wrappers: the whole page's words
     for el in tree.iter():
-        if el is main:
-            return None
+        if el is main or (h1 and el is h1[0]):
+            return None  # the line heads the page: before its <main> and its sections' <h1>s
         if not isinstance(el.tag, str) or el.tag in _NOT_LINE or el in around:
             continue
         line = seq(el.text_content())

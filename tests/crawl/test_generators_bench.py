@@ -89,7 +89,6 @@ KNOWN["doxygen"] = [
     "/functions_vars.html: ring : hl_log",
     "/functions_vars.html: temp_tenths : hl_reading",
     "/functions_vars.html: timestamp : hl_reading",
-    "/getting_started.html: Getting started",
     "/globals_defs.html: HL_DEFAULT_CAPACITY : hivelog_config.h",
     "/globals_defs.html: HL_MAX_GRAMS : hivelog_config.h",
     "/globals_enum.html: hl_status : hivelog.h",

@@ -1765,3 +1765,13 @@ def test_a_grids_names_go_with_the_descriptions_kept() -> None:
     assert lines[at + 1] == "The desk where packets are lent and saved seed is taken back.", lines
     at = lines.index("Borrower") if "Borrower" in lines else -2
     assert lines[at + 1] == "Someone who may take seed from the library.", lines
+
+
+def test_a_headline_the_title_names_over_sections_headed_h1() -> None:
+    """Doxygen's related page (the committed mirror) heads itself with `div.title` "Getting started", which the
+    document title "Hivelog: Getting started" names, and writes its sections as `<h1>`s ("Building the library"). No
+    `<h1>` is what the title names, so the title's line is the headline (`missed.title_line`)."""
+    html = (MIRRORS / "doxygen/site/getting_started.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/getting_started.html").text.split("\n")
+    assert "Getting started" in lines and lines.index("Getting started") < lines.index("Building the library"), lines
+
