@@ -60,6 +60,7 @@ from .missed import (
     main_frame,
     main_headline,
     missed_groups,
+    notes,
     page_hero,
     quote_attributions,
     site_rails,
@@ -884,7 +885,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     teasers = frame if short else ()  # no prose: the frame's sentences are the entries' teasers
     marks |= frozenset([*entry_titles(structure, url, kept_seq, teasers, kept_words < ARTICLE_WORDS),
                         *written_link_lists(structure, kept, frame),
-                        *introduced_lists(structure, kept_seq, frame),
+                        *introduced_lists(structure, kept_seq, frame), *notes(structure, kept),
                         *callout_titles(structure, kept_seq, frame),
                         *quote_attributions(structure, kept_seq, frame),
                         # a long article's records are its own (trafilatura's)

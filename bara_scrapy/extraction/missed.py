@@ -1038,6 +1038,61 @@ _INTRODUCED = frozenset({"ul", "ol", "dl", "table"})
 _HEADED_TABLES = XPath("descendant::table[(tr | */tr)[1]/th]")
 
 
+def notes(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
+    """The notes the kept text marks: the paragraph or list item holding the element that a note's mark (a link of a
+    kept line whose label is a number or a sign, no letter: "1", "[2]", "*") names (`href="#id"`), after it, or, when
+    that element stands in a heading (a note's number), the heading and the paragraph after it. trafilatura drops a
+    page's footnotes (Texinfo's `div.footnote` after the node: "(1)" over the note); the text's own mark says they are
+    its. A link to a box (a thread, the page's top) names no note.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Warmth halves the time.<a href="#F1">1</a> <a href="#top">Top</a></p><div id="top">'
+    ...                '<h5><a id="F1">(1)</a></h5><p>A rough fit to two winters.</p></div><a href="#S2">Sowing</a><h2 '
+    ...                'id="S2">Sowing</h2><p>Sow in spring.</p></div>')
+    >>> [el.text_content() for el in notes(t, kept_container(t, seq("Warmth halves the time.1 Top")))]
+    ['(1)', 'A rough fit to two winters.']
+    """
+    marks = [a for a in root.iter("a") if (a.get("href") or "").startswith("#") and len(a.get("href")) > 1
+             and _note_mark(a.text_content())]
+    lines = [next((el for el in a.iterancestors() if el.tag in TEXT_TAGS), None) for a in marks]
+    marks = [a for a, line in zip(marks, lines, strict=True) if line is not None and kept.held.get(line, 0)]
+    if not marks:
+        return []
+    named = {el.get("id") or el.get("name"): el for el in _NAMED_TARGETS(root)}
+    found: list[HtmlElement] = []
+    for a in marks:
+        target = named.get(a.get("href")[1:])
+        block = None if target is None else next(
+            (el for el in (target, *target.iterancestors()) if el.tag in _NOTE_BLOCKS), None)
+        if block is None or not follows_in_document(block, a) or any(el is block for el in a.iterancestors()):
+            continue  # a note is after its mark, apart from it
+        note = [block, after] if block.tag in HEADINGS and (after := _element_after(block)) is not None and \
+            after.tag == "p" else [block]
+        if not kept.held.get(note[-1], 0):
+            found += note
+    return found
+
+
+def _note_mark(label: str) -> bool:
+    """Whether a link's label is a note's mark: a few characters and no letter ("1", "[2]", "¹", "*", "†").
+
+    >>> [_note_mark(t) for t in ("1", " [2] ", "¹", "†", "Top", "", "[note 1]")]
+    [True, True, True, True, False, False, False]
+    """
+    mark = label.strip()
+    return 0 < len(mark) <= NOTE_MARK_CHARS and not any(c.isalpha() for c in mark)
+
+
+def _element_after(el: HtmlElement) -> HtmlElement | None:
+    """The element just after `el` in its parent (not a comment), None when it is the last."""
+    return next((sib for sib in el.itersiblings() if isinstance(sib.tag, str)), None)
+
+
+_NOTE_BLOCKS = frozenset({"p", "li", "dd", *HEADINGS})
+NOTE_MARK_CHARS = 6  # a note's mark at most: "[12]", "(iv)" is a word
+_NAMED_TARGETS = XPath("//*[@id or self::a[@name]]")
+
+
 def quote_attributions(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
     """The attribution of each quotation whose words are content (trafilatura kept them, or the article's frame holds
     the quotation: `_framed_sentence`): a `<footer>` or `<cite>` that is a child of

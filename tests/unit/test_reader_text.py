@@ -1775,3 +1775,13 @@ def test_a_headline_the_title_names_over_sections_headed_h1() -> None:
     lines = page_content(html, "http://127.0.0.1:8000/getting_started.html").text.split("\n")
     assert "Getting started" in lines and lines.index("Getting started") < lines.index("Building the library"), lines
 
+
+
+def test_a_footnote_the_text_marks_is_its_own() -> None:
+    """Texinfo (the committed mirror) closes a node with `div.footnote`: "Footnotes", then "(1)" in an `<h5>` over the
+    note, which the text's "¹" links to. trafilatura drops it; the text's own mark says it is the text's
+    (`missed.notes`)."""
+    html = (MIRRORS / "texinfo/site/Overview.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/Overview.html").text.split("\n")
+    assert lines[-1] == "The rule is a rough fit to the rising times recorded by the authors over two winters and " \
+                        "one very hot summer.", lines[-3:]
