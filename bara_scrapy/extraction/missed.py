@@ -37,6 +37,7 @@ ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a
 _EXCERPT_TAGS = ("p", "div", "blockquote", "li")  # the blocks an entry's excerpt is written in
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 SENTENCE_WORDS = 6  # a paragraph of the frame this long is a sentence of it; a callout's title is shorter
+NOTE_MARK_CHARS = 6  # a note's mark at most ("[12]", "†"), no letter in it: "(iv)" is a word
 
 
 def joined_seq(seqs: Iterable[str]) -> str:
@@ -676,13 +677,12 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
 
 
 def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
-    """The line that heads a page with no `<h1>` the title names (none at all, or only its sections': Doxygen's
-    related pages), before and outside its single `<main>` (anywhere on a page without one) and before its first
-    `<h1>`: the first innermost
-    element whose words are the document title's (the whole title, or a part of it of two words or more), not what
-    the page calls its site (`sites`), not in a link, a menu, an aside or a footer (ikiwiki prints a page's title as
-    `<span class="title">` in its header, the `<main>` after it; Doxygen as `div.title` in `div.headertitle`, with no
-    `<main>`).
+    """The line that heads a page with no `<h1>` the title names (none at all, or only its sections': Doxygen's related
+    pages), before and outside its single `<main>` (anywhere on a page without one) and before its first `<h1>`: the
+    first innermost element whose words are the document title's (the whole title, or a part of it of two words or
+    more), not what the page calls its site (`sites`), not in a link, a menu, an aside or a footer (ikiwiki prints a
+    page's title as `<span class="title">` in its header, the `<main>` after it; Doxygen as `div.title` in
+    `div.headertitle`, with no `<main>`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<body><div class="header"><span><a href="/">Orchard</a>/</span><span class="title">Grafting '
@@ -961,9 +961,9 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
 def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
     """The names of a grid's rows whose descriptions trafilatura kept (`kept_seq`): the cell just before a cell it kept,
     a name (`_name_cell`: a link first, a few words), where a grid (one parent's cells, or the rows of one table) pairs
-    two names or more so. javadoc's summaries are a grid of `<div>`s, a class's name (a link alone) beside its
-    description, and trafilatura keeps the descriptions alone, as it does a table's description cells beside their
-    links. A menu's link beside the page's text pairs it once.
+    two names or more so, and most of its rows. javadoc's summaries are a grid of `<div>`s, a class's name (a link
+    alone) beside its description, and trafilatura keeps the descriptions alone, as it does a table's description cells
+    beside their links. A menu's link beside the page's text pairs it once.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><div><a href="/a">Loan</a></div><div>A packet lent to a borrower in spring.</div><div>'
@@ -979,7 +979,7 @@ def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
             continue
         while (up := name.getparent()) is not None and _name_cell(up):
             name = up  # the cell: the outermost box that is still a name
-        cell = next((sib for sib in name.itersiblings() if isinstance(sib.tag, str)), None)
+        cell = _element_after(name)
         if cell is None or name.tag not in _CELLS or cell.tag not in _CELLS or seq_words(
                 said := seq(cell.text_content())) < SENTENCE_WORDS or said not in kept_seq:
             continue  # a description is a sentence (a word of it would be found anywhere in the text)
@@ -1089,8 +1089,7 @@ def _element_after(el: HtmlElement) -> HtmlElement | None:
 
 
 _NOTE_BLOCKS = frozenset({"p", "li", "dd", *HEADINGS})
-NOTE_MARK_CHARS = 6  # a note's mark at most: "[12]", "(iv)" is a word
-_NAMED_TARGETS = XPath("//*[@id or self::a[@name]]")
+_NAMED_TARGETS = XPath("descendant::*[@id or self::a[@name]]")
 
 
 def quote_attributions(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
