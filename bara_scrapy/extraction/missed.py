@@ -914,13 +914,14 @@ def written_link_lists(root: HtmlElement, kept: Kept, frame: Collection[HtmlElem
 
 def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> list[HtmlElement]:
     """On a page where trafilatura found no prose (fewer than `FEW_WORDS` words: a title, a count), the listings that
-    follow the last element it kept in that element's parent: each a box of links to pages of their own, two or
-    more, mostly links (`lists.LINK_DENSE` of its words), or one link that is an entry's title (`is_title_link`: a
-    card laid out as one link, its title and summary). A tag cloud under "9 tags in total", a category list with its
-    counts, a wiki's nested map of pages under the line that introduces it, a listing of one card: the page's
-    content, which is links. So is a table of data (a header cell in its first row) inside the kept text's
-    container whose words trafilatura mostly left out, wherever it stands: Texinfo's index, its entries between two
-    tables of letters ("Jump to: C E F") that trafilatura kept, with the index's header cells.
+    follow the last element it kept in that element's parent: each a box of links to pages of their own, two or more,
+    mostly links (`lists.LINK_DENSE` of its words), or one link that is an entry's title (`is_title_link`: a card laid
+    out as one link, its title and summary). A tag cloud under "9 tags in total", a category list with its counts, a
+    wiki's nested map of pages under the line that introduces it, a listing of one card: the page's content, which is
+    links (not a list of the page's relations, `_relations`: "Prev by Date:"). So is a table of data (a header cell in
+    its first row) inside the kept text's container whose words trafilatura mostly left out, wherever it stands:
+    Texinfo's index, its entries between two tables of letters ("Jump to: C E F") that trafilatura kept, with the
+    index's header cells.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><div>3 tags in total</div><div><a href="/t/a">Bells</a> <a href="/t/b">Ropes</a> '
@@ -948,7 +949,7 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
     if kept.container.tag not in ("html", "body"):
         boxes += [t for t in _HEADED_TABLES(kept.container) if 2 * kept.held.get(t, 0) < words(t.text_content())]
     for box in dict.fromkeys(boxes):
-        if not isinstance(box.tag, str):
+        if not isinstance(box.tag, str) or _relations(box):
             continue
         links = [a for a in box.iter("a") if leads_elsewhere(a.get("href"), url) and words(a.text_content())]
         total = words(box.text_content())
@@ -956,6 +957,27 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
                 sum(words(a.text_content()) for a in links) >= LINK_DENSE * total:
             found.append(box)
     return found
+
+
+def _relations(box: HtmlElement) -> bool:
+    """Whether a list names the page's relations: most of its items a label and a colon before their first link
+    ("Prev by Date: <subject>", "Next: Overview", "Up: Contents"): a mail's or a manual's neighbours, not a listing.
+
+    >>> from lxml.html import fromstring
+    >>> _relations(fromstring('<ul><li>Prev by Date: <a href="/8">Camera</a></li><li>Next by Date: <a href="/10">Re: '
+    ...                       'Camera</a></li><li>Index(es):<ul><li><a href="/d">Date</a></li></ul></li></ul>'))
+    True
+    >>> _relations(fromstring('<ul><li><a href="/t/a">Bells</a> (3)</li><li><a href="/t/b">Ropes: a guide</a></li>'
+    ...                       '</ul>'))
+    False
+    """
+    items = [li for li in box if li.tag == "li"]
+    labelled = 0
+    for li in items:
+        first = next(li.iter("a"), None)
+        before = "".join(li.itertext()).split(first.text_content(), 1)[0].strip() if first is not None else ""
+        labelled += before.endswith(":") and any(c.isalpha() for c in before)
+    return bool(items) and 2 * labelled > len(items)
 
 
 def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:

@@ -61,16 +61,6 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "trac": ["Last modified", "for help on using and creating reports", "for help on using queries",
                         "for help on using the roadmap", "for help on using the wiki", "for help on using tickets",
                         "for information about the timeline view"]}
-# MHonArc: a message page has no landmark, no <main> and no wrapper; under a message of 49 words (fewer than
-# FEW_WORDS: no prose, as an app's view) the "Prev by Date" links after it are a listing of other pages, and the
-# follow-ups' "From:" line is frame text.
-KNOWN_LEAKS["mhonarc"] = [
-    "Index(es)",
-    "Next by Date",
-    "Next by thread",
-    "Prev by Date",
-    "Previous by thread",
-]
 # Doxygen: the indexes of globals (functions, values, types, macros) and the fields' "Variables" tab list entries
 # their parent's index lists at the same place, with no sentence over them ("Here is a list of all …:" heads the
 # parent's only): the site's template by repetition; with the title area template too, the page's own lines are the

@@ -1785,3 +1785,14 @@ def test_a_footnote_the_text_marks_is_its_own() -> None:
     lines = page_content(html, "http://127.0.0.1:8000/Overview.html").text.split("\n")
     assert lines[-1] == "The rule is a rough fit to the rising times recorded by the authors over two winters and " \
                         "one very hot summer.", lines[-3:]
+
+
+
+def test_a_list_of_the_pages_relations_is_no_listing() -> None:
+    """Under a short mail (49 words: no prose by count) MHonArc (the committed mirror) lists the message's neighbours,
+    "Prev by Date: <subject>", "Next by thread: <subject>", "Index(es):": each item a label and a colon before its
+    link. The page's relations are navigation, not a listing of links that is the page's content
+    (`missed._relations`)."""
+    html = (MIRRORS / "mhonarc/site/msg00003.html").read_text()
+    text = page_content(html, "http://127.0.0.1:8000/msg00003.html").text
+    assert "Prev by Date" not in text and "Index(es)" not in text, text
