@@ -212,6 +212,12 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     for i in range(len(structure) - 1, -1, -1):
         following[i] = nxt
         nxt = anchors[i] if anchors[i] >= 0 else nxt
+    def taken(i: int, kind: str, found: str) -> bool:  # trafilatura kept the line's words, so it is no missed line
+        if kind == "h":
+            return found in kept_lines  # a heading as a line of its own
+        named = found in names and i + 1 < len(structure) and anchors[i + 1] >= 0  # a grid's name, before its line
+        return found in kept_seq and not named
+
     out: list[Block] = []
     pos, added = 0, set[str]()
     anchored, host = set(anchors), urlsplit(url).hostname or ""
@@ -231,9 +237,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
             b, structure[i + 1], host) and (anchors[i + 1] >= 0 or _frame_content(structure[i + 1]))))
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
-        if (b.marked or header or framed) and anchors[i] < 0 and not (
-                found in kept_lines if b.kind == "h" else found in kept_seq and not (
-                    found in names and i + 1 < len(structure) and anchors[i + 1] >= 0)):
+        if (b.marked or header or framed) and anchors[i] < 0 and not taken(i, b.kind, found):
             out.extend(body[pos : following[i]])
             pos = max(pos, following[i])
             if b.kind == "code" and out and out[-1].kind == "code" and out[-1].seq in found:
