@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain, islice
 from urllib.parse import urlsplit
 
 from lxml.etree import XPath
@@ -37,6 +38,9 @@ ENTRY_TEXT_WORDS = 6  # an entry's excerpt under its title: shorter, a date or a
 _EXCERPT_TAGS = ("p", "div", "blockquote", "li")  # the blocks an entry's excerpt is written in
 PLAIN_LINKS = 0.1  # a group of plain text: its share of link words at most
 SENTENCE_WORDS = 6  # a paragraph of the frame this long is a sentence of it; a callout's title is shorter
+NAME_DEPTH = 2  # the boxes around a grid's name's link at most (javadoc's `div > code > a`)
+NAME_CHILDREN = 6  # a grid's name's children at most: a method's name, its parameters' types and breaks
+NAME_CHARS = 20 * HEADED_LABEL_WORDS  # ... and its characters (a method's signature): longer is no name
 NOTE_MARK_CHARS = 6  # a note's mark at most ("[12]", "†"), no letter in it: "(iv)" is a word
 
 
@@ -707,12 +711,14 @@ def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> Ht
     if main.tag != "main" and role(main) != "main":
         main = None
     around = set(main.iterancestors()) if main is not None else set()  # the page's wrappers: the whole page's words
+    most = 2 * len(title.split()) + 2  # an element of more tokens than this holds more than the title's words
     for el in tree.iter():
         if el is main or (h1 and el is h1[0]):
             return None  # the line heads the page: before its <main> and its sections' <h1>s
-        if not isinstance(el.tag, str) or el.tag in _NOT_LINE or el in around:
+        if not isinstance(el.tag, str) or el.tag in _NOT_LINE or el in around or len(
+                (text := el.text_content()).split(None, most)) > most:
             continue
-        line = seq(el.text_content())
+        line = seq(text)
         if any(isinstance(c.tag, str) and seq(c.text_content()) == line for c in el):
             continue  # an element whose child holds all its words: the child is the line
         if line.strip() and (line == wanted or (line in wanted and seq_words(line) > 1)) and line not in sites \
@@ -997,10 +1003,12 @@ def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
     """
     grids: defaultdict[HtmlElement, list[HtmlElement]] = defaultdict(list)
     for a in root.iter("a"):
-        if not _name_cell(name := a):
+        if not _in_cell(a) or not _name_cell(name := a):
             continue
-        while (up := name.getparent()) is not None and _name_cell(up):
-            name = up  # the cell: the outermost box that is still a name
+        for _ in range(NAME_DEPTH):
+            if (up := name.getparent()) is None or not _name_cell(up):
+                break
+            name = up  # the cell: the outermost box that is still a name, `NAME_DEPTH` boxes around the link at most
         cell = _element_after(name)
         if cell is None or name.tag not in _CELLS or cell.tag not in _CELLS or seq_words(
                 said := seq(cell.text_content())) < SENTENCE_WORDS or said not in kept_seq:
@@ -1016,13 +1024,38 @@ def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
     return found
 
 
+def _in_cell(a: HtmlElement) -> bool:
+    """Whether a link stands in a box that could be a grid's name: the link or one of its `NAME_DEPTH` nearest
+    ancestors, below the first with more than `NAME_CHILDREN` children (where `_name_cell` stops), is a cell followed
+    by a cell long enough for a sentence.
+    Read without counting words: most links stand in no such box (a paragraph's, a menu's)."""
+    for el in islice(chain((a,), a.iterancestors()), NAME_DEPTH + 1):
+        if el.tag in _CELLS and (after := _element_after(el)) is not None and after.tag in _CELLS and len(
+                after.text_content().strip()) >= 2 * SENTENCE_WORDS - 1:
+            return True  # (a sentence's words, one character each at least)
+        if len(el) > NAME_CHILDREN:
+            return False
+    return False
+
+
 def _name_cell(el: HtmlElement) -> bool:
     """Whether an element is a name: a link first (no word before it: a method's name, then its parameters' types),
-    at most `HEADED_LABEL_WORDS` words, no block inside."""
+    at most `HEADED_LABEL_WORDS` words, no block inside. An element of more than `NAME_CHILDREN` children is none and
+    is not read (a wrapper of the page's links: reading it whole for each of its links would cost the page's length
+    over again).
+
+    >>> from lxml.html import fromstring
+    >>> [_name_cell(fromstring(h)) for h in ('<div><code><a href="#f">find</a>(String v)</code></div>', '<div>Use <a '
+    ...  'href="/a">x</a></div>', '<div><a href="/a">x</a><p>y</p></div>', '<div><a href="/a">x</a>' + '<b>y</b>' * 9 +
+    ...  '</div>')]
+    [True, False, False, False]
+    """
+    if len(el) > NAME_CHILDREN or len(text := el.text_content()) > NAME_CHARS or not \
+            0 < words(text) <= HEADED_LABEL_WORDS:
+        return False
     first = next((a for a in el.iter("a") if words(a.text_content())), None)
-    text = el.text_content()
-    return first is not None and 0 < words(text) <= HEADED_LABEL_WORDS and not words(
-        text.split(first.text_content(), 1)[0]) and next(el.iterdescendants(*_NAME_BLOCKS), None) is None
+    return first is not None and not words(text.split(first.text_content(), 1)[0]) and next(
+        el.iterdescendants(*_NAME_BLOCKS), None) is None
 
 
 _NAME_BLOCKS = (*_BLOCKS, "li", "dl", "blockquote", "pre")
