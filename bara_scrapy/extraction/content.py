@@ -212,6 +212,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     for i in range(len(structure) - 1, -1, -1):
         following[i] = nxt
         nxt = anchors[i] if anchors[i] >= 0 else nxt
+
     def taken(i: int, kind: str, found: str) -> bool:  # trafilatura kept the line's words, so it is no missed line
         if kind == "h":
             return found in kept_lines  # a heading as a line of its own

@@ -626,7 +626,7 @@ def standfirst(hero: HtmlElement | None) -> HtmlElement | None:
     h1 = None if hero is None else next(hero.iter("h1"), None)
     if h1 is None:
         return None
-    line = next((el for el in h1.itersiblings() if isinstance(el.tag, str)), None)
+    line = _element_after(h1)
     if line is None or next(line.iterdescendants("a", *_BLOCKS), None) is not None:
         return None
     text = seq(line.text_content())
