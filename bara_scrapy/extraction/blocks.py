@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, TypeVar, overload
 from urllib.parse import urljoin
@@ -86,9 +86,12 @@ class Block:
     carded: bool = False  # inside a link that wraps block content: a card's <a><h3>title</h3><p>gist</p></a>
     path: str = ""  # the block-level elements around it, from the walk's root (`signature`): where it stands
     group: int = -1  # the repeated group (`lists.repeated_groups`, by index) one of whose items holds it
+    # the element around the block-level element that holds it, by its number in the walk: the items of one list,
+    # the paragraphs of one article share it (the box a line stands in, where `path` is only its place)
+    box: int = field(default=-1, compare=False)
 
     def __init__(self, kind: str, text: str, md: str, level: int = 0, marked: bool = False, link_words: int = 0,
-                 framed: bool = False, carded: bool = False, path: str = "", group: int = -1) -> None:
+                 framed: bool = False, carded: bool = False, path: str = "", group: int = -1, box: int = -1) -> None:
         """The fields, written into the instance's dict at once: the dataclass's own `__init__` of a frozen class
         sets each through `object.__setattr__`, which writes them there one call at a time (ten calls a block, a
         CleanEval page builds hundreds). `dataclass` keeps an `__init__` the class defines; this one's parameters
@@ -98,7 +101,7 @@ class Block:
         True
         """
         self.__dict__.update(kind=kind, text=text, md=md, level=level, marked=marked, link_words=link_words,
-                             framed=framed, carded=carded, path=path, group=group)
+                             framed=framed, carded=carded, path=path, group=group, box=box)
 
     @_once
     def seq(self) -> str:
@@ -286,6 +289,9 @@ class _Walker:
         self.rows = 0  # rows of the current table
         self.link_words = 0  # words inside links of the block being gathered
         self.path = ""  # the signatures of the block-level elements around the current one
+        self.opened = 0  # the block-level elements entered so far: the last one's number
+        self.here = 0  # the number of the innermost block-level element around the current one (0: the walk's root)
+        self.box = -1  # ... of the one around that (`Block.box`)
         self.items = items or {}  # group items -> their group's index
         self.covers = _covers(self.items)  # the items under a link laid over them -> that link
         self.group = -1  # the group of the innermost item around the current element
@@ -313,7 +319,7 @@ class _Walker:
             md = f"[{md}]({self.href})"
             link_words = word_count(text)
         self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
-                                 carded, self.path, self.line_group))
+                                 carded, self.path, self.line_group, self.box))
 
     def start(self) -> None:
         """Text is about to be gathered: a new line starts in the current group (if it is the first text)."""
@@ -363,7 +369,7 @@ class _Walker:
             if any(cells):
                 self.blocks.append(Block("row", " | ".join(cells), "| " + " | ".join(cells) + " |",
                                          int(self.rows == 0), self.inside > 0, path=f"{self.path}/{signature(el)}",
-                                         group=self.group))
+                                         group=self.group, box=self.here))
                 self.rows += 1
         elif tag == "a" and el.get("href"):
             href = link_href(el, self.base)
@@ -400,11 +406,13 @@ class _Walker:
             self.flush(kind)
             if tag == "table":
                 saved_rows, self.rows = self.rows, 0
-            outer, self.path = self.path, f"{self.path}/{signature(el)}"
+            outer, outer_box, outer_here = self.path, self.box, self.here
+            self.opened += 1
+            self.path, self.box, self.here = f"{self.path}/{signature(el)}", self.here, self.opened
             self._children(el, inner)
             self.flush(inner, int(tag[1]) if tag in HEADINGS else 2 if inner == "h" else _ordinal(el) if tag == "li"
                        else 0)
-            self.path = outer
+            self.path, self.box, self.here = outer, outer_box, outer_here
             if tag == "table":
                 self.rows = saved_rows
         else:
@@ -462,6 +470,8 @@ def placed_blocks(placed: Iterable[tuple[HtmlElement, Sequence[HtmlElement]]], b
     walker = _Walker(base_url, frozenset(), frozenset())
     for el, around in placed:
         walker.path = "".join(f"/{signature(a)}" for a in around if a.tag in BLOCK_TAGS)
+        walker.opened += 1  # a box of its own: what stood around it is gone
+        walker.here = walker.box = walker.opened
         walker.walk(el, "p")
         walker.flush("p")
     return walker.blocks

@@ -70,7 +70,7 @@ from .missed import (
     written_link_lists,
 )
 from .records import meta_rows, records
-from .template import encode, entry_key, fingerprint, key, listed, template_lines, title_key
+from .template import encode, entry_key, fingerprint, key, listed, page_keys, template_lines, title_key
 from .text import (
     BROADER_FACTOR,
     ESCALATE_BELOW,
@@ -764,7 +764,7 @@ def _without_template(blocks: list[Block], structured: list[Block], keys: list[b
     >>> from bara_scrapy.extraction.template import fingerprint
     >>> here = [Block("h", "Otters", "", 2, path="/article/h2"), Block("p", "Menu", "", path="/div"),
     ...         Block("p", "They came back to the river this spring, all of them.", "", path="/article/p")]
-    >>> parent = fingerprint([key(b) for b in here[:2]])
+    >>> parent = fingerprint(page_keys(here[:2]))
     >>> [b.text for b in _without_template(here, here, [key(b) for b in here], parent, 12, {" otters "})]
     ['Otters', 'They came back to the river this spring, all of them.']
     >>> [b.text for b in _without_template(here[1:2], here, [key(b) for b in here], parent, 12)]
@@ -816,11 +816,6 @@ def _dump(blocks: list[Block], body_words: int, furniture: str = "", outside_wor
         and line.seq.strip() == _seq(" ".join(area.itertext())).strip())
 
 
-def _own(structured: list[Block], keys: list[bytes], entries: str) -> list[bytes]:
-    """The keys of the blocks that are not in the page's entries of other pages (`template.listed`)."""
-    return [k for b, k in zip(structured, keys, strict=True) if not (entries and b.seq.strip() and b.seq in entries)]
-
-
 def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent: frozenset[bytes] = frozenset(),
             sites: frozenset[str] = frozenset(), comment_names: bool = True) -> _Chosen:
     """The blocks, method, comments, headline and fingerprint of a page (`comment_names`: its markup may name
@@ -829,7 +824,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     structure, furniture = prune_split(copy.deepcopy(tree), pruned)
     # where the furniture stood, for the children: a short child keeps a sidebar this page prunes (`template.py`); a
     # key is a place and words, so no link's address is resolved
-    furniture_keys = [key(b) for b in placed_blocks(pruned)]
+    furniture_keys = page_keys(placed_blocks(pruned))
     if comment_names and (structure.tag == "main" or structure.get("role") == "main"):
         for thread in _threads_after(tree, url):  # the page's comments, which it puts after its <main>
             structure.append(prune_split(copy.deepcopy(thread))[0])
@@ -927,7 +922,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     # no headline: a view's own first heading names it, when the parent shows that the <title> is the site's
     named = headline if headline is not None or not parent else first_heading(structure, items, sites)
     return _Chosen(blocks, method, comments, " ".join(named.text_content().split()) if named is not None else "",
-                   encode(fingerprint([title_key(title), *_own(structured, keys, listed(structure, url, items)),
+                   encode(fingerprint([title_key(title), *page_keys(structured, listed(structure, url, items)),
                                        *furniture_keys, *(entry_key(b) for b in structured if b.group >= 0)])),
                    chosen - len(blocks))
 

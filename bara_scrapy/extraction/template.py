@@ -19,13 +19,16 @@ pages' content, not the template: the fingerprint leaves them out, so the post k
 furniture the page pruned too, where it stood (`blocks.placed_blocks`): a short page keeps a sidebar (there it holds
 most of the words) that its parent, a long post, pruned. And it names its repeated groups' lines as entries
 (`entry_key`): a child that shows one of them alone shows the parent's entry, its own content (a message's page under
-the issue that lists the messages).
+the issue that lists the messages). And it names each box whole (`box_key`: one list's items together): a child
+showing some of a parent's list, each line at its place there, shows a selection of it, its own content (an API
+reference's index of macros under its index of all globals).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from collections.abc import Iterable, Sequence
 
 from lxml.html import HtmlElement
@@ -36,7 +39,8 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 DIGEST_BYTES = 6  # 48 bits: no collision to speak of among a page's few thousand blocks
 TITLE_PLACE = "<title>"  # the document title's place in a fingerprint (no block stands there)
-MAX_KEYS = 4000  # a fingerprint's blocks at most (the page's first ones): 32 KB once encoded
+MAX_KEYS = 4000  # a fingerprint's keys at most (the page's first ones): 32 KB once encoded
+_CLASSES = re.compile(r"\.[^/]*")  # an element's classes in a `Block.path`
 
 
 def key(block: Block) -> bytes:
@@ -94,6 +98,65 @@ def listed(root: HtmlElement, url: str, items: Iterable[HtmlElement]) -> str:
     return " " + " ".join(e for e in entries if e) + " " if entries else ""
 
 
+def _tags(path: str) -> str:
+    """A `Block.path`'s tags, without their classes: a menu marks its current item by a class (`li.current`).
+
+    >>> _tags("/div.contents/ul/li.current")
+    '/div/ul/li'
+    """
+    return _CLASSES.sub("", path)
+
+
+def boxes(structure: Sequence[Block]) -> list[list[int]]:
+    """The page's lines (their indexes) by the box they stand in (`Block.box`) and the tags of their place (`_tags`:
+    a menu's current item stands in the box with the others), in the order of their boxes' first lines: one list's
+    items, one article's paragraphs, one footer's lines.
+
+    >>> lines = [Block("li", "All", "", path="/ul/li", box=3), Block("h", "Globals", "", path="/ul/h2", box=3),
+    ...          Block("li", "Functions", "", path="/ul/li.current", box=3), Block("li", "Open", "", path="/ul/li",
+    ...                                                                           box=7)]
+    >>> boxes(lines)
+    [[0, 2], [1], [3]]
+    """
+    found: dict[tuple[int, str], list[int]] = {}
+    for n, block in enumerate(structure):
+        found.setdefault((block.box, _tags(block.path)), []).append(n)
+    return list(found.values())
+
+
+def box_key(lines: Sequence[Block]) -> bytes:
+    """The digest of a box's place (its tags) and all its lines' words, in order: the parent shows the same box whole
+    (whichever of its items either page marks as current).
+
+    >>> a, b = Block("li", "HL_OK : hivelog.h", "", path="/ul/li"), Block("li", "HL_FULL", "", path="/ul/li.current")
+    >>> box_key([a, b]) == box_key([a, Block("li", "HL_FULL", "", path="/ul/li")]), box_key([a]) == box_key([a, b])
+    (True, False)
+    >>> box_key([a]) == key(a)
+    False
+    """
+    text = "\n".join([_tags(lines[0].path), "box", *(b.seq for b in lines)])
+    return hashlib.blake2b(text.encode(), digest_size=DIGEST_BYTES).digest()
+
+
+def page_keys(structure: Sequence[Block], entries: str = "") -> list[bytes]:
+    """The keys a fingerprint names of a page's lines: each line's `key`, but those of the page's entries of other
+    pages (`entries`, `listed`: their pages' content, not the template), and each box's `box_key`, before its first
+    line's (a fingerprint cut short names a box only with its first line).
+
+    >>> lines = [Block("p", "Otters", "", path="/p", box=1), Block("p", "Herons", "", path="/p", box=1)]
+    >>> page_keys(lines) == [box_key(lines), key(lines[0]), key(lines[1])], page_keys(lines, " herons ")[2:]
+    (True, [])
+    """
+    first = {members[0]: members for members in boxes(structure)}
+    found = []
+    for n, block in enumerate(structure):
+        if (members := first.get(n)) is not None:
+            found.append(box_key([structure[m] for m in members]))
+        if not (entries and block.seq.strip() and block.seq in entries):
+            found.append(key(block))
+    return found
+
+
 def fingerprint(keys: Sequence[bytes]) -> frozenset[bytes]:
     """A page's fingerprint from its blocks' `key`s (the first `MAX_KEYS`)."""
     return frozenset(keys[:MAX_KEYS])
@@ -124,29 +187,42 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     """The word sequences (`missed.seq`) of this page's lines (`structure`, with their `keys`) that its
     parent has at the same place, and that the page shows nowhere else. A repeated group (a list, a grid, a
     feed: `Block.group`) goes whole or not at all: a category page lists some of the posts its parent
-    lists, in the same markup, and each of them is its content; a sidebar the same on both is the site's. A line
-    outside any group here that is an entry of one of the parent's groups (`entry_key`) is this page's own: the page
-    of one of the parent's entries (a message's page, under the issue that lists the messages).
+    lists, in the same markup, and each of them is its content; a sidebar the same on both is the site's. A box
+    (`boxes`: one list's items) whose every line the parent shows, but not as a whole box there (`box_key`), is a
+    selection of the parent's lines, this page's own: a sub-index listing some of its index's entries (an API
+    reference's "Functions" under "All"). A line outside any group here that is an entry of one of the parent's
+    groups (`entry_key`) is this page's own: the page of one of the parent's entries (a message's page, under the
+    issue that lists the messages).
 
-    >>> parent = fingerprint([key(Block("h", "Who is online", "", path="/div/div.stat")),
-    ...                       key(Block("h", "Otters", "", path="/ul/li"))])
+    >>> parent = fingerprint(page_keys([Block("h", "Who is online", "", path="/div/div.stat"),
+    ...                                 Block("h", "Otters", "", path="/ul/li")]))
     >>> here = [Block("h", "Otters", "", path="/main/h1"), Block("h", "Who is online", "", path="/div/div.stat")]
     >>> sorted(template_lines(here, [key(b) for b in here], parent))
     [' who is online ']
     >>> posts = [Block("li", "Otters", "", path="/ul/li", group=0), Block("li", "Herons", "", path="/ul/li", group=0)]
     >>> template_lines(posts, [key(b) for b in posts], parent), template_lines(posts[:1], [key(posts[0])], parent)
     (set(), {' otters '})
+    >>> index = [Block("li", name, "", path="/div/ul/li", box=2) for name in ("HL_FULL : hivelog.h",
+    ...          "HL_OK : hivelog.h", "hl_open() : hivelog.h")]
+    >>> whole = fingerprint(page_keys(index))
+    >>> len(template_lines(index, [key(b) for b in index], whole)), template_lines(index[:2], [key(b) for b in
+    ...                                                                                           index[:2]], whole)
+    (3, set())
     >>> from dataclasses import replace
     >>> message = Block("p", "The seed tins were damp.", "", path="/table/tr/td")
-    >>> listed_there = fingerprint([key(message), entry_key(replace(message, group=0))])
+    >>> listed_there = fingerprint([*page_keys([message]), entry_key(replace(message, group=0))])
     >>> template_lines([message], [key(message)], listed_there), template_lines([message], [key(message)],
-    ...                                                                        fingerprint([key(message)]))
+    ...                                                                        fingerprint(page_keys([message])))
     (set(), {' the seed tins were damp '})
     """
     if not parent:
         return set()
     hits = [digest in parent and not (block.group < 0 and entry_key(block) in parent)  # one of the parent's entries
             for digest, block in zip(keys, structure, strict=True)]
+    for members in boxes(structure):  # the parent shows each line, but not the box whole: a selection of its lines
+        if all(hits[n] for n in members) and box_key([structure[n] for n in members]) not in parent:
+            for n in members:
+                hits[n] = False
     partial = {b.group for b, hit in zip(structure, hits, strict=True) if b.group >= 0 and not hit}
     found, elsewhere = set[str](), set[str]()
     for block, hit in zip(structure, hits, strict=True):

@@ -185,3 +185,16 @@ def test_a_page_all_template_but_its_own_lines_keeps_those() -> None:
                          parent=decode(parent.fingerprint))
     assert "hl_append() : hivelog.h, hivelog.c" in child.text.split("\n"), child.text
     assert "A ring buffer for beehive scale readings" not in child.text
+
+
+def test_a_list_showing_some_of_the_parents_entries_is_the_pages_own() -> None:
+    """Doxygen's index of macros (the committed mirror), under the index of all globals: its two entries stand in
+    the parent's list at the same place, word for word, with the other fifteen. The list is a selection of the
+    parent's, not its template (`template.box_key`): the page keeps it; the title area both show whole stays out."""
+    site = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/doxygen/site"
+    parent = page_content((site / "globals.html").read_text(), "http://127.0.0.1:8000/globals.html")
+    child = page_content((site / "globals_defs.html").read_text(), "http://127.0.0.1:8000/globals_defs.html",
+                         parent=decode(parent.fingerprint))
+    lines = child.text.split("\n")
+    assert "HL_DEFAULT_CAPACITY : hivelog_config.h" in lines and "HL_MAX_GRAMS : hivelog_config.h" in lines, lines
+    assert "A ring buffer for beehive scale readings" not in child.text
