@@ -45,6 +45,7 @@ from .missed import (
     bare_entries,
     before_end,
     callout_titles,
+    contents_trees,
     entry_pairs,
     entry_titles,
     first_heading,
@@ -873,7 +874,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos), *grid,
                        *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
-                       *listings_after(structure, url, kept, kept_words),
+                       *listings_after(structure, url, kept, kept_words), *contents_trees(structure, url, kept),
                        *(() if subheading is None else (subheading,))])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list

@@ -965,6 +965,64 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
     return found
 
 
+def contents_trees(root: HtmlElement, url: str, kept: Kept) -> list[HtmlElement]:
+    """The tables of contents that trafilatura left out after the text: a list of links to pages of the site, nested
+    (`_tree`: each item one link, some holding a list of the same kind), under a heading of its own (`_headed`), after
+    the last element it kept and in the same container (the end's parent when the container does not hold the end: a
+    paragraph holding most of the words). A manual's top node ("Table of Contents": its chapters, their
+    sections under them), a documentation index. A list of related stories is flat, and a site's menu tree stands
+    beside the text (a sidebar), not in its container.
+
+    >>> from lxml.html import fromstring
+    >>> toc = ('<div><p>This manual is for Leaven 1.4.</p><div><h2>Table of Contents</h2><ul><li><a href="o">1 '
+    ...        'Overview</a></li><li><a href="i">2 Invoking</a><ul><li><a href="op">2.1 Options</a></li></ul></li></ul>'
+    ...        '</div></div>')
+    >>> t = fromstring(toc)
+    >>> [el.text_content() for el in contents_trees(t, "http://h/", kept_container(t, seq("This manual is for L"
+    ...                                                                                    "eaven 1.4.")))]
+    ['1 Overview2 Invoking2.1 Options']
+    >>> flat = fromstring(toc.replace('<ul><li><a href="op">2.1 Options</a></li></ul>', ''))
+    >>> contents_trees(flat, "http://h/", kept_container(flat, seq("This manual is for Leaven 1.4.")))
+    []
+    """
+    end = kept.end
+    if end is None:
+        return []
+    container = kept.container if any(a is kept.container for a in end.iterancestors()) else end.getparent()
+    if container is None or container.tag in ("html", "body"):
+        return []
+    return [lst for lst in _LISTS(container) if lst.getparent() is not None and lst.getparent().tag != "li"
+            and follows_in_document(lst, end) and _tree(lst, url) == 2 and _headed(lst)]
+
+
+def _tree(lst: HtmlElement, url: str) -> int:
+    """How many levels deep a list of links is, at most 2 (its items each one link to a page of its own, then at most
+    one list of the same kind), 0 when it is no such list.
+
+    >>> from lxml.html import fromstring
+    >>> [_tree(fromstring(h), "http://h/") for h in ('<ul><li><a href="a">A</a><ol><li><a href="b">B</a></li></ol>'
+    ...  '</li></ul>', '<ul><li><a href="a">A</a></li></ul>', '<ul><li><a href="#a">A</a></li></ul>',
+    ...  '<ul><li>Due: <a href="a">A</a></li></ul>')]
+    [2, 1, 0, 0]
+    """
+    depth = 1
+    for li in lst:
+        if not isinstance(li.tag, str):
+            continue
+        if li.tag != "li" or not len(li):
+            return 0
+        link, *rest = li
+        if link.tag != "a" or not _page_link((link.get("href") or "").strip()) or not leads_elsewhere(
+                link.get("href"), url) or (li.text or "").strip() or (link.tail or "").strip() or len(rest) > 1:
+            return 0
+        if rest:
+            inner = _tree(rest[0], url) if rest[0].tag in ("ul", "ol") and not (rest[0].tail or "").strip() else 0
+            if not inner:
+                return 0
+            depth = 2
+    return depth
+
+
 def _relations(box: HtmlElement) -> bool:
     """Whether a list names the page's relations: most of its items a label and a colon before their first link
     ("Prev by Date: <subject>", "Next: Overview", "Up: Contents"): a mail's or a manual's neighbours, not a listing.

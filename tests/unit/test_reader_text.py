@@ -1788,6 +1788,18 @@ def test_a_footnote_the_text_marks_is_its_own() -> None:
 
 
 
+def test_a_table_of_contents_after_the_text_is_content() -> None:
+    """Texinfo's top node (the committed mirror) follows its two paragraphs with "Table of Contents": a list of links
+    to the manual's chapters, the sections nested under them. trafilatura drops it as links; a list of the site's pages
+    nested in another, under a heading of its own after the text, in its container, is the page's table of contents
+    (`missed.contents_trees`). A flat list of links there may be related stories: not taken for it."""
+    html = (MIRRORS / "texinfo/site/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/index.html").text.split("\n")
+    assert lines[-12:] == ["1 Overview", "2 Invoking leaven", "2.1 Options", "2.2 Exit status", "3 Schedule files",
+                           "3.1 Stages", "3.2 Writing a recipe", "3.2.1 Comments", "3.2.2 Temperatures",
+                           "4 Looking after a starter", "5 Troubleshooting", "Index"], lines
+
+
 def test_a_list_of_the_pages_relations_is_no_listing() -> None:
     """Under a short mail (49 words: no prose by count) MHonArc (the committed mirror) lists the message's neighbours,
     "Prev by Date: <subject>", "Next by thread: <subject>", "Index(es):": each item a label and a colon before its
