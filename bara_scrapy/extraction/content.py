@@ -166,8 +166,9 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     trafilatura kept it as a line: its words inside a kept line are another line's ("Tutorial" over "This tutorial
     builds…", an entry's title inside its excerpt's "Continue reading" for screen readers). A link to the site's
     own page (on `url`'s host) that names a kept line goes with it (`_name_over`: an author's name over her role).
-    A grid's name (`names`, as `seq`s: `missed.grid_names`) right before a line trafilatura kept was left out with
-    it, whatever other line holds its words ("Borrower" beside its description, "a borrower" in another's).
+    A grid's name (`names`, as `seq`s: `missed.grid_names`) right before a line trafilatura kept, or a marked one,
+    was left out with it, whatever other line holds its words ("Loan" beside its description, "The loan desk" in
+    another's).
 
     >>> p = lambda t, m=False: Block("p", t, t, marked=m)
     >>> intro = "An intro of several words"
@@ -217,7 +218,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     def taken(i: int, kind: str, found: str) -> bool:  # trafilatura kept the line's words, so it is no missed line
         if kind == "h":
             return found in kept_lines  # a heading as a line of its own
-        named = found in names and i + 1 < len(structure) and anchors[i + 1] >= 0  # a grid's name, before its line
+        named = found in names and i + 1 < len(structure) and (  # a grid's name, before its line (kept, or marked)
+            anchors[i + 1] >= 0 or structure[i + 1].marked)
         return found in kept_seq and not named
 
     out: list[Block] = []
@@ -870,7 +872,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
-    grid = grid_names(structure, kept_seq)  # beside their descriptions, even where their words stand elsewhere
+    # beside their descriptions (kept, or in a group it missed), even where their words stand elsewhere
+    grid = grid_names(structure, joined_seq([kept_seq, *(_seq(item.text_content()) for g in missed for item in g.items
+                                                          if item not in promos)]))
     marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos), *grid,
                        *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),

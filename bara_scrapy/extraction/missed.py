@@ -1045,7 +1045,8 @@ def _relations(box: HtmlElement) -> bool:
 
 
 def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
-    """The names of a grid's rows whose descriptions trafilatura kept (`kept_seq`): the cell just before a cell it kept,
+    """The names of a grid's rows whose descriptions trafilatura kept (`kept_seq`: with the items of the groups it
+    missed, `missed_groups`, whose words are the page's too): the cell just before a cell it kept,
     a name (`_name_cell`: a link first, a few words), where a grid (one parent's cells, or the rows of one table) pairs
     two names or more so, and most of its rows. javadoc's summaries are a grid of `<div>`s, a class's name (a link
     alone) beside its description, and trafilatura keeps the descriptions alone, as it does a table's description cells
@@ -1058,6 +1059,11 @@ def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
     >>> kept_seq = seq("A packet lent to a borrower in spring.\\nFinds the freshest packet of a variety.")
     >>> [el.text_content() for el in grid_names(t, kept_seq)]
     ['Loan', 'find(String v)']
+    >>> toc = fromstring('<ul><li><a href="#a">Who is it for?</a></li><li><a href="#b">What sort of support can I '
+    ...                  'get?</a></li><li><a href="#c">Who pays?</a></li><li><a href="#d">How long will an assessment '
+    ...                  'take?</a></li></ul>')
+    >>> grid_names(toc, seq("What sort of support can I get?\\nHow long will an assessment take?"))  # no other name
+    []
     """
     grids: defaultdict[HtmlElement, list[HtmlElement]] = defaultdict(list)
     for a in root.iter("a"):
@@ -1069,8 +1075,8 @@ def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
             name = up  # the cell: the outermost box that is still a name, `NAME_DEPTH` boxes around the link at most
         cell = _element_after(name)
         if cell is None or name.tag not in _CELLS or cell.tag not in _CELLS or seq_words(
-                said := seq(cell.text_content())) < SENTENCE_WORDS or said not in kept_seq:
-            continue  # a description is a sentence (a word of it would be found anywhere in the text)
+                said := seq(cell.text_content())) < SENTENCE_WORDS or said not in kept_seq or _name_cell(cell):
+            continue  # a description is a sentence (a word of it would be found anywhere in the text), not a name
         up = name.getparent()
         grids[up.getparent() if up.tag == "tr" and up.getparent() is not None else up].append(name)
     found = []

@@ -1800,6 +1800,17 @@ def test_a_table_of_contents_after_the_text_is_content() -> None:
                            "4 Looking after a starter", "5 Troubleshooting", "Index"], lines
 
 
+def test_a_grids_names_go_with_the_descriptions_of_a_group_trafilatura_missed() -> None:
+    """javadoc's summary of a package (the committed mirror) is a grid of `<div>`s, a class's name beside its
+    description. trafilatura keeps neither here; the descriptions come back as a group it missed, and their names go
+    with them (`missed.grid_names`), "Loan" too, although "The loan desk …" holds its word."""
+    html = (MIRRORS / "javadoc/site/org/example/seedlib/loans/package-summary.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/org/example/seedlib/loans/package-summary.html").text.split("\n")
+    assert lines[-6:] == ["Borrower", "Someone who may take seed from the library.", "Loan",
+                          "A packet lent to a borrower, and the promise to bring seed back.", "LoanDesk",
+                          "The desk where packets are lent and saved seed is taken back."], lines
+
+
 def test_a_list_of_the_pages_relations_is_no_listing() -> None:
     """Under a short mail (49 words: no prose by count) MHonArc (the committed mirror) lists the message's neighbours,
     "Prev by Date: <subject>", "Next by thread: <subject>", "Index(es):": each item a label and a colon before its
