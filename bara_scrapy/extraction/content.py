@@ -46,6 +46,7 @@ from .missed import (
     before_end,
     callout_titles,
     contents_trees,
+    emptied_sections,
     entry_pairs,
     entry_titles,
     first_heading,
@@ -879,6 +880,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
                        *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
                        *listings_after(structure, url, kept, kept_words), *contents_trees(structure, url, kept),
+                       *emptied_sections(structure, kept, {b.seq for b in blocks if b.kind == "h"}),
                        *(() if subheading is None else (subheading,))])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import chain, islice
 from urllib.parse import urlsplit
@@ -995,6 +996,59 @@ def contents_trees(root: HtmlElement, url: str, kept: Kept) -> list[HtmlElement]
             and follows_in_document(lst, end) and _tree(lst, url) == 2 and _headed(lst)]
 
 
+def emptied_sections(root: HtmlElement, kept: Kept, headings: AbstractSet[str]) -> list[HtmlElement]:
+    """The sections of the text whose heading trafilatura kept as a line (`headings`, as `seq`s) and nothing under it,
+    before the last element it kept: what the heading heads (the elements after it in its parent, up to a heading of
+    its rank or above), when it has words and is lists and tables, none of them a list of links alone (a menu, a
+    rail of headlines) or a byline (an author's or a time's markup: `rel="author"`, `itemprop="author"`, `<time>`,
+    under the standfirst); the headline's (`<h1>`) is the page itself. A kept heading is the author's, and so is its
+    section (javadoc's "Class Hierarchy" over its tree, between kept sections). A section after the text's end (a
+    "Related posts" rail, the comments) is not the text's.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h2>Why the loans</h2><ul><li>by <a rel="author" href="/m">Mo</a></li></ul>'
+    ...                '<section><h2>Class Hierarchy</h2><ul><li>Object<ul><li>Loan</li></ul></li></ul></section>'
+    ...                '<section><h2>Interface Hierarchy</h2><ul><li>Borrower is the one who takes the seed</li></ul>'
+    ...                '</section><h2>Related</h2><ul><li>Other story</li></ul></div>')
+    >>> kept = kept_container(t, seq("Class Hierarchy\\nInterface Hierarchy\\nBorrower is the one who takes the seed"))
+    >>> [el.text_content() for el in emptied_sections(t, kept, {seq(h) for h in ("Why the loans", "Class Hierarchy",
+    ...                                                                          "Related")})]
+    ['ObjectLoan']
+    """
+    end = kept.end
+    if end is None or not headings:
+        return []
+    found = []
+    for h in root.iter(*HEADINGS):
+        if h.tag == "h1" or seq(h.text_content()) not in headings:
+            continue  # (under the headline: its byline and date)
+        rank, section = h.tag, []
+        for sib in h.itersiblings():
+            if not isinstance(sib.tag, str):
+                continue
+            if (sib.tag in HEADINGS and sib.tag <= rank) or any(x.tag <= rank for x in sib.iter(*HEADINGS)):
+                break
+            section.append(sib)
+        listed = all(el.tag in _INTRODUCED and not _links_alone(el) and not _BYLINE(el) for el in section)
+        if section and listed and not any(kept.held.get(el, 0) for el in section) and any(
+                words(el.text_content()) for el in section) and follows_in_document(end, section[-1]):
+            found += section
+    return found
+
+
+def _links_alone(lst: HtmlElement) -> bool:
+    """Whether a list's items are each a link and nothing else (a menu, a rail of headlines).
+
+    >>> from lxml.html import fromstring
+    >>> _links_alone(fromstring('<ul><li><a href="/a">Alerts</a></li><li> <a href="/b">RSS Feeds</a></li></ul>')), \\
+    ...     _links_alone(fromstring('<ul><li>org.example.<a href="Loan.html">Loan</a></li></ul>'))
+    (True, False)
+    """
+    items = [li for li in lst if isinstance(li.tag, str)]
+    return bool(items) and all(li.tag == "li" and (a := next(li.iter("a"), None)) is not None and
+                               seq(a.text_content()) == seq(li.text_content()) for li in items)
+
+
 def _tree(lst: HtmlElement, url: str) -> int:
     """How many levels deep a list of links is, at most 2 (its items each one link to a page of its own, then at most
     one list of the same kind), 0 when it is no such list.
@@ -1356,6 +1410,8 @@ _LOOSE_TEXT = XPath("descendant::text()[not(ancestor::ul or ancestor::ol or ance
 
 # lists of <li>s, each holding one link (read in C: most lists are not)
 _LISTS = XPath("descendant-or-self::*[self::ul or self::ol]")
+_BYLINE = XPath("descendant-or-self::*[self::time or contains(concat(' ', @rel, ' '), ' author ') or "
+                "@itemprop='author']")
 _LINK_LISTS = XPath("descendant-or-self::*[self::ul or self::ol][*][not(*[not(self::li)])]"
                     "[not(li[count(.//a) != 1])]")
 

@@ -1811,6 +1811,16 @@ def test_a_grids_names_go_with_the_descriptions_of_a_group_trafilatura_missed() 
                           "The desk where packets are lent and saved seed is taken back."], lines
 
 
+def test_a_section_whose_heading_trafilatura_kept_keeps_its_list() -> None:
+    """javadoc's hierarchy of a package (the committed mirror): trafilatura keeps "Class Hierarchy" and drops the tree
+    under it, then keeps "Interface Hierarchy" and its one item. A heading it kept is the author's, and so is the list
+    it heads before the text's end (`missed.emptied_sections`)."""
+    html = (MIRRORS / "javadoc/site/org/example/seedlib/loans/package-tree.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/org/example/seedlib/loans/package-tree.html").text.split("\n")
+    assert lines[1:5] == ["Class Hierarchy", "java.lang.Object", "org.example.seedlib.loans.Loan",
+                          "org.example.seedlib.loans.LoanDesk"], lines
+
+
 def test_a_list_of_the_pages_relations_is_no_listing() -> None:
     """Under a short mail (49 words: no prose by count) MHonArc (the committed mirror) lists the message's neighbours,
     "Prev by Date: <subject>", "Next by thread: <subject>", "Index(es):": each item a label and a colon before its
