@@ -304,6 +304,38 @@ def skip_links(root: HtmlElement) -> list[HtmlElement]:
     return out
 
 
+def jump_bars(root: HtmlElement) -> list[HtmlElement]:
+    """The bars that jump to places in the page by a character each ("Jump to: C E F", an index's letters; a widget's
+    "- A +"): two links or more, each to a place in the page (`#...`) under a label of one character, beside a label of
+    `LABEL_WORDS` words at most. Controls, not text; the outermost element that is only the bar goes.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><table><tr><th>Jump to:</th><td><a href="#C"><b>C</b></a> <a href="#E">E</a></td></tr>'
+    ...                '</table><p>See <a href="#C">C</a> and <a href="#E">E</a> for the entries.</p></div>')
+    >>> [el.tag for el in jump_bars(t)]
+    ['table']
+    """
+    jumps = [a for a in _PLACE_LINKS(root) if len("".join(a.text_content().split())) == 1]
+    if len(jumps) < 2:
+        return []  # (most pages: their few links to places in the page are words)
+    boxes = {el: None for a in jumps for el in a.iterancestors() if el.tag in _JUMP_BOXES}
+    out: list[HtmlElement] = []
+    for el in sorted(boxes, key=lambda b: sum(1 for _ in b.iterancestors())):  # the outermost first
+        if any(a in out for a in el.iterancestors()):
+            continue
+        links = list(el.iter("a"))
+        if len(links) < 2 or not all((a.get("href") or "").strip().startswith("#") and
+                                     len("".join(a.text_content().split())) == 1 for a in links):
+            continue
+        if word_count(" ".join(el.itertext())) - len(links) <= LABEL_WORDS:
+            out.append(el)
+    return out
+
+
+_PLACE_LINKS = XPath("//a[starts-with(normalize-space(@href), '#')]")
+_JUMP_BOXES = frozenset({"table", "tr", "td", "div", "p", "ul", "ol"})
+
+
 def contents_tables(root: HtmlElement) -> list[HtmlElement]:
     """The page's tables of contents inside its content, with their titles: a list of two links or more and nothing
     else, each to a heading of the page (or a section holding one), and the heading just before it ("Table of
@@ -397,10 +429,10 @@ def tab_panel(el: HtmlElement) -> bool:
 
 def drop_controls(root: HtmlElement) -> None:
     """Remove the page's controls in place, each kind once the one before is gone: form labels and rows, reply forms,
-    prompts to sign in where a form would be, skip links, a heading's edit links and tables of contents. A reader
-    uses them; none is the page's text."""
+    prompts to sign in where a form would be, skip links, a heading's edit links, tables of contents and jump bars. A
+    reader uses them; none is the page's text."""
     for find in (entry_labels, form_rows, entry_forms, sign_in_prompts, skip_links, heading_controls,
-                 contents_tables):
+                 contents_tables, jump_bars):
         for el in find(root):
             el.drop_tree()
 

@@ -1739,6 +1739,14 @@ def test_an_index_table_between_its_letter_rows_is_the_pages_content() -> None:
     assert "| cold proof: |  | Temperatures" in text and "| writing a recipe: |  | Writing a recipe" in text, text
 
 
+def test_a_bar_of_letters_that_jump_within_the_page_is_a_control() -> None:
+    """Texinfo's index (the committed mirror) opens and closes with "Jump to: C E F …", each letter a link to its
+    place in the index. A reader clicks it; it is no line of the text (`boilerplate.jump_bars`)."""
+    html = (MIRRORS / "texinfo/site/Index.html").read_text()
+    text = page_content(html, "http://127.0.0.1:8000/Index.html").text
+    assert "Jump to" not in text and "| cold proof: |  | Temperatures" in text, text
+
+
 
 def test_a_sentence_ending_with_a_colon_introduces_its_list() -> None:
     """Doxygen's indexes (the committed mirror) open with a sentence ending in a colon, "Here is a list of all
