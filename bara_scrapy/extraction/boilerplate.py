@@ -193,9 +193,16 @@ def _wraps_page(form: HtmlElement) -> bool:
 
 
 def _titled(el: HtmlElement) -> list[HtmlElement]:
-    """The element, and the heading just before it (a form's "Leave a Reply")."""
+    """The element, and the heading just before it (a form's "Leave a Reply"), unless that is an `<h1>`: the page's
+    headline over the table of contents that opens it (javadoc's "JavaDoc Help"), a contact page's over its form.
+
+    >>> from lxml.html import fromstring
+    >>> [[e.tag for e in _titled(fromstring(f"<div><{h}>Help</{h}><ul><li>x</li></ul></div>")[1])]
+    ...  for h in ("h3", "h1")]
+    [['ul', 'h3'], ['ul']]
+    """
     title = el.getprevious()
-    return [el, title] if title is not None and title.tag in HEADINGS else [el]
+    return [el, title] if title is not None and title.tag in HEADINGS and title.tag != "h1" else [el]
 
 
 def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:

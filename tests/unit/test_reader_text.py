@@ -1829,6 +1829,15 @@ def test_a_section_whose_heading_trafilatura_kept_keeps_its_list() -> None:
                           "org.example.seedlib.loans.LoanDesk"], lines
 
 
+def test_the_headline_over_a_table_of_contents_stays() -> None:
+    """javadoc's help page (the committed mirror) opens with its `<h1>` "JavaDoc Help" over a table of contents of
+    links to its sections. The table goes (`boilerplate.contents_tables`) with the heading that titles it, unless that
+    is the page's `<h1>`: its headline."""
+    html = (MIRRORS / "javadoc/site/help-doc.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/help-doc.html").text.split("\n")
+    assert lines[:2] == ["JavaDoc Help", "Navigation"], lines[:3]
+
+
 def test_a_list_of_the_pages_relations_is_no_listing() -> None:
     """Under a short mail (49 words: no prose by count) MHonArc (the committed mirror) lists the message's neighbours,
     "Prev by Date: <subject>", "Next by thread: <subject>", "Index(es):": each item a label and a colon before its
