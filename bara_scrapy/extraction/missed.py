@@ -970,9 +970,9 @@ def contents_trees(root: HtmlElement, url: str, kept: Kept) -> list[HtmlElement]
     """The tables of contents that trafilatura left out after the text: a list of links to pages of the site, nested
     (`_tree`: each item one link, some holding a list of the same kind), under a heading of its own (`_headed`), after
     the last element it kept and in the same container (the end's parent when the container does not hold the end: a
-    paragraph holding most of the words). A manual's top node ("Table of Contents": its chapters, their
-    sections under them), a documentation index. A list of related stories is flat, and a site's menu tree stands
-    beside the text (a sidebar), not in its container.
+    paragraph holding most of the words). A manual's top node ("Table of Contents": its chapters, their sections under
+    them), a documentation index. A list of related stories is flat, and a site's menu tree stands beside the text (a
+    sidebar), not in its container.
 
     >>> from lxml.html import fromstring
     >>> toc = ('<div><p>This manual is for Leaven 1.4.</p><div><h2>Table of Contents</h2><ul><li><a href="o">1 '
@@ -1000,10 +1000,10 @@ def emptied_sections(root: HtmlElement, kept: Kept, headings: AbstractSet[str]) 
     """The sections of the text whose heading trafilatura kept as a line (`headings`, as `seq`s) and nothing under it,
     before the last element it kept: what the heading heads (the elements after it in its parent, up to a heading of
     its rank or above), when it has words and is lists and tables, none of them a list of links alone (a menu, a
-    rail of headlines) or a byline (an author's or a time's markup: `rel="author"`, `itemprop="author"`, `<time>`,
-    under the standfirst); the headline's (`<h1>`) is the page itself. A kept heading is the author's, and so is its
-    section (javadoc's "Class Hierarchy" over its tree, between kept sections). A section after the text's end (a
-    "Related posts" rail, the comments) is not the text's.
+    rail of headlines) or a byline (`_BYLINE`: an author's or a time's markup, as CBS's list of authors under its
+    standfirst); the `<h1>`'s section is the page itself. A kept heading is the author's, and so is its section
+    (javadoc's "Class Hierarchy" over its tree, between kept sections). A section after the text's end (a "Related
+    posts" rail, the comments) is not the text's.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><h2>Why the loans</h2><ul><li>by <a rel="author" href="/m">Mo</a></li></ul>'
@@ -1026,7 +1026,7 @@ def emptied_sections(root: HtmlElement, kept: Kept, headings: AbstractSet[str]) 
         for sib in h.itersiblings():
             if not isinstance(sib.tag, str):
                 continue
-            if (sib.tag in HEADINGS and sib.tag <= rank) or any(x.tag <= rank for x in sib.iter(*HEADINGS)):
+            if any(x.tag <= rank for x in sib.iter(*HEADINGS)):  # a heading of its rank or above, or one inside
                 break
             section.append(sib)
         listed = all(el.tag in _INTRODUCED and not _links_alone(el) and not _BYLINE(el) for el in section)
@@ -1410,6 +1410,7 @@ _LOOSE_TEXT = XPath("descendant::text()[not(ancestor::ul or ancestor::ol or ance
 
 # lists of <li>s, each holding one link (read in C: most lists are not)
 _LISTS = XPath("descendant-or-self::*[self::ul or self::ol]")
+# a byline's markup: a <time>, a link to its author (`rel="author"`), microdata naming the author
 _BYLINE = XPath("descendant-or-self::*[self::time or contains(concat(' ', @rel, ' '), ' author ') or "
                 "@itemprop='author']")
 _LINK_LISTS = XPath("descendant-or-self::*[self::ul or self::ol][*][not(*[not(self::li)])]"

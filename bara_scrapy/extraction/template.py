@@ -158,7 +158,7 @@ def page_keys(structure: Sequence[Block], entries: str = "") -> list[bytes]:
 
 
 def fingerprint(keys: Sequence[bytes]) -> frozenset[bytes]:
-    """A page's fingerprint from its blocks' `key`s (the first `MAX_KEYS`)."""
+    """A page's fingerprint from its keys (`page_keys` and the others: the first `MAX_KEYS`)."""
     return frozenset(keys[:MAX_KEYS])
 
 
