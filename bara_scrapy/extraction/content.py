@@ -290,6 +290,24 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
     return out
 
 
+def _without_repeats(blocks: list[Block]) -> list[Block]:
+    """Less a line that repeats the line just before it word for word: a layout's copies of one box for two screen
+    widths (Bootstrap's `hidden-xs` and `hidden-lg` bylines, "Associated Press November 19, 2019, 9:02 AM" twice), of
+    which a reader sees one. Only paragraphs and quotes: a list may list a thing twice ("SOLD!" under each lot), a
+    heading may head a section named as the one before, and a table's rows and a code block's lines are as written.
+
+    >>> p = lambda t, k="p": Block(k, t, t)
+    >>> [b.text for b in _without_repeats([p("AP, Nov 19"), p("AP, Nov 19"), p("Text."), p("SOLD!", "li"),
+    ...                                    p("SOLD!", "li"), p("Text.")])]
+    ['AP, Nov 19', 'Text.', 'SOLD!', 'SOLD!', 'Text.']
+    """
+    return [b for n, b in enumerate(blocks)
+            if not (n and b.kind not in _AS_WRITTEN and b.text == blocks[n - 1].text and b.md == blocks[n - 1].md)]
+
+
+_AS_WRITTEN = frozenset({"row", "code", "li", "h"})  # kinds of lines a page may repeat on purpose
+
+
 def _without_bars(blocks: list[Block], structured: Sequence[Block], headlines: AbstractSet[str]) -> list[Block]:
     """Less the rows of links over the page's headline (`headlines`, as `seq`s) that trafilatura kept: a breadcrumb,
     an archive's "[Date Prev][Date Next][Thread Index]" bar. A row is a line of the tree of two links or more, holding
@@ -916,7 +934,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         order = {el: n for n, el in enumerate(structure.iter())}
         thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])
     thread_comments = comments_of(thread)
-    blocks = _without_closing_dateline(blocks, thread_comments)
+    blocks = _without_repeats(_without_closing_dateline(blocks, thread_comments))
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)

@@ -1729,6 +1729,16 @@ def test_a_comments_header_row_stays_with_its_comment() -> None:
     assert [(c.author, c.text.split("\n")[0]) for c in comments] == [("Гость", "11:15 05.10.18")]
 
 
+@pytest.mark.skipif(not ARTICLES.is_dir(), reason=f"article corpus not found at {ARTICLES} (set BARA_CORPORA)")
+def test_a_byline_written_once_per_screen_width_is_one_line() -> None:
+    """Sportsnet writes its byline twice, in a box for narrow screens (`hidden-lg hidden-md`) and one for wide ones
+    (`hidden-sm hidden-xs`): a reader sees one. A paragraph repeating the one before it word for word is one line
+    (`content._without_repeats`)."""
+    html, url = next((h, u) for k, h, u, _ in load_corpus(ARTICLES) if k.startswith("0d46122928b6"))
+    lines = page_content(html, url).text.split("\n")
+    assert lines.count("Associated Press November 19, 2019, 9:02 AM") == 1, lines[:6]
+
+
 def test_an_index_table_between_its_letter_rows_is_the_pages_content() -> None:
     """Texinfo's index (the committed mirror) is a table of entries, "cold proof: | Temperatures", each a link, under
     a header row of `<th>` cells, between two "Jump to:" tables of letters. trafilatura keeps the letters and the
