@@ -322,7 +322,7 @@ def jump_bars(root: HtmlElement) -> list[HtmlElement]:
     >>> [el.tag for el in jump_bars(t)]
     ['table']
     """
-    jumps = [a for a in _PLACE_LINKS(root) if len("".join(a.text_content().split())) == 1]
+    jumps = {a for a in _PLACE_LINKS(root) if len("".join(a.text_content().split())) == 1}
     if len(jumps) < 2:
         return []  # (most pages: their few links to places in the page are words)
     boxes = {el: None for a in jumps for el in a.iterancestors() if el.tag in _JUMP_BOXES}
@@ -331,8 +331,7 @@ def jump_bars(root: HtmlElement) -> list[HtmlElement]:
         if any(a in out for a in el.iterancestors()):
             continue
         links = list(el.iter("a"))
-        if len(links) < 2 or not all((a.get("href") or "").strip().startswith("#") and
-                                     len("".join(a.text_content().split())) == 1 for a in links):
+        if len(links) < 2 or not all(a in jumps for a in links):
             continue
         if word_count(" ".join(el.itertext())) - len(links) <= LABEL_WORDS:
             out.append(el)

@@ -947,7 +947,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     # no headline: a view's own first heading names it, when the parent shows that the <title> is the site's
     named = headline if headline is not None or not parent else first_heading(structure, items, sites)
     return _Chosen(blocks, method, comments, " ".join(named.text_content().split()) if named is not None else "",
-                   encode(fingerprint([title_key(title), *page_keys(structured, listed(structure, url, items)),
+                   encode(fingerprint([title_key(title), *page_keys(structured, listed(structure, url, items), keys),
                                        *furniture_keys, *(entry_key(b) for b in structured if b.group >= 0)])),
                    chosen - len(blocks))
 

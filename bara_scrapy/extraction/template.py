@@ -138,10 +138,10 @@ def box_key(lines: Sequence[Block]) -> bytes:
     return hashlib.blake2b(text.encode(), digest_size=DIGEST_BYTES).digest()
 
 
-def page_keys(structure: Sequence[Block], entries: str = "") -> list[bytes]:
-    """The keys a fingerprint names of a page's lines: each line's `key`, but those of the page's entries of other
-    pages (`entries`, `listed`: their pages' content, not the template), and each box's `box_key`, before its first
-    line's (a fingerprint cut short names a box only with its first line).
+def page_keys(structure: Sequence[Block], entries: str = "", keys: Sequence[bytes] | None = None) -> list[bytes]:
+    """The keys a fingerprint names of a page's lines: each line's `key` (`keys`, when the caller has them), but those
+    of the page's entries of other pages (`entries`, `listed`: their pages' content, not the template), and each box's
+    `box_key`, before its first line's (a fingerprint cut short names a box only with its first line).
 
     >>> lines = [Block("p", "Otters", "", path="/p", box=1), Block("p", "Herons", "", path="/p", box=1)]
     >>> page_keys(lines) == [box_key(lines), key(lines[0]), key(lines[1])], page_keys(lines, " herons ")[2:]
@@ -153,7 +153,7 @@ def page_keys(structure: Sequence[Block], entries: str = "") -> list[bytes]:
         if (members := first.get(n)) is not None:
             found.append(box_key([structure[m] for m in members]))
         if not (entries and block.seq.strip() and block.seq in entries):
-            found.append(key(block))
+            found.append(key(block) if keys is None else keys[n])
     return found
 
 
