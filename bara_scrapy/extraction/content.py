@@ -891,15 +891,6 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
-    # beside their descriptions (kept, or in a group it missed), even where their words stand elsewhere
-    grid = grid_names(structure, joined_seq([kept_seq, *(_seq(item.text_content()) for g in missed for item in g.items
-                                                          if item not in promos)]))
-    marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos), *grid,
-                       *(() if titled is None else (titled,)),
-                       *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
-                       *listings_after(structure, url, kept, kept_words), *contents_trees(structure, url, kept),
-                       *emptied_sections(structure, kept, {b.seq for b in blocks if b.kind == "h"}),
-                       *(() if subheading is None else (subheading,))])
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list
     main = main_frame(structure, end, prose >= LONG_ARTICLE) if in_main else ()
@@ -907,6 +898,15 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     own = before_end(article, end) if article is not None else ()
     short = (structure,) if kept_words < FEW_WORDS else ()  # trafilatura found next to nothing: an app's view
     frame = frozenset(el for el in (headline, top, *own, *main, *short) if el is not None)
+    # beside their descriptions (kept, in a group it missed or in the frame), even where their words stand elsewhere
+    grid = grid_names(structure, joined_seq([kept_seq, *(_seq(item.text_content()) for g in missed for item in g.items
+                                                          if item not in promos)]), frame)
+    marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos), *grid,
+                       *(() if titled is None else (titled,)),
+                       *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
+                       *listings_after(structure, url, kept, kept_words), *contents_trees(structure, url, kept),
+                       *emptied_sections(structure, kept, {b.seq for b in blocks if b.kind == "h"}),
+                       *(() if subheading is None else (subheading,))])
     teasers = frame if short else ()  # no prose: the frame's sentences are the entries' teasers
     marks |= frozenset([*entry_titles(structure, url, kept_seq, teasers, kept_words < ARTICLE_WORDS),
                         *written_link_lists(structure, kept, frame),

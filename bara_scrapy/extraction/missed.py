@@ -1098,9 +1098,10 @@ def _relations(box: HtmlElement) -> bool:
     return bool(items) and 2 * labelled > len(items)
 
 
-def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
+def grid_names(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
     """The names of a grid's rows whose descriptions trafilatura kept (`kept_seq`: with the items of the groups it
-    missed, `missed_groups`, whose words are the page's too): the cell just before a cell it kept,
+    missed, `missed_groups`, whose words are the page's too) or the page's frame holds (inside a `frame` element: a
+    sentence of few links, as `content` keeps the frame's lines): the cell just before such a description,
     a name (`_name_cell`: a link first, a few words), where a grid (one parent's cells, or the rows of one table) pairs
     two names or more so, and most of its rows. javadoc's summaries are a grid of `<div>`s, a class's name (a link
     alone) beside its description, and trafilatura keeps the descriptions alone, as it does a table's description cells
@@ -1118,6 +1119,11 @@ def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
     ...                  'take?</a></li></ul>')
     >>> grid_names(toc, seq("What sort of support can I get?\\nHow long will an assessment take?"))  # no other name
     []
+    >>> overview = fromstring('<main><div><div><a href="/s">seedlib</a></div><div>The catalogue of seed packets held '
+    ...                       'by the library.</div><div><a href="/l">loans</a></div><div>Lending packets to gardeners '
+    ...                       'and taking saved seed back.</div></div></main>')
+    >>> grid_names(overview, ""), [el.text_content() for el in grid_names(overview, "", {overview})]
+    ([], ['seedlib', 'loans'])
     """
     grids: defaultdict[HtmlElement, list[HtmlElement]] = defaultdict(list)
     for a in root.iter("a"):
@@ -1129,7 +1135,8 @@ def grid_names(root: HtmlElement, kept_seq: str) -> list[HtmlElement]:
             name = up  # the cell: the outermost box that is still a name, `NAME_DEPTH` boxes around the link at most
         cell = _element_after(name)
         if cell is None or name.tag not in _CELLS or cell.tag not in _CELLS or seq_words(
-                said := seq(cell.text_content())) < SENTENCE_WORDS or said not in kept_seq or _name_cell(cell):
+                said := seq(cell.text_content())) < SENTENCE_WORDS or _name_cell(cell) or (
+                said not in kept_seq and not _framed_sentence(cell, frame)):
             continue  # a description is a sentence (a word of it would be found anywhere in the text), not a name
         up = name.getparent()
         grids[up.getparent() if up.tag == "tr" and up.getparent() is not None else up].append(name)

@@ -97,15 +97,12 @@ KNOWN_LEAKS["doxygen"] = [
     "Go to the documentation of this file",
     "detail level",
 ]
-# javadoc (JDK 17): a name goes back beside a description trafilatura kept or a group it missed holds
-# (`missed.grid_names`), not beside one only the article's frame holds (the overview's packages); the "Related
-# Packages" grid of one row is dropped whole; a deprecated member's "Deprecated." label stands twice in the tree and is
-# kept once, so the name before it is not put back; the method summary of LoanDesk is a grid of divs under a heading
-# trafilatura kept ("Method Summary"), which `missed.emptied_sections` reads only when it is lists and tables.
+# javadoc (JDK 17): the "Related Packages" grid of one row is dropped whole; a deprecated member's "Deprecated."
+# label stands twice in the tree and is kept once, so the name before it is not put back; the method summary of
+# LoanDesk is a grid of divs under a heading trafilatura kept ("Method Summary"), which `missed.emptied_sections` reads
+# only when it is lists and tables.
 KNOWN["javadoc"] = [
     "/index-all.html: Deprecated. The name was confusing next to the loan counts. Use Catalogue.size() instead",
-    "/index.html: org.example.seedlib The catalogue of seed packets held by the library",
-    "/index.html: org.example.seedlib.loans Lending packets to gardeners and taking saved seed back",
     "/org/example/seedlib/Catalogue.html: count() Deprecated. The name was confusing next to the loan counts",
     "/org/example/seedlib/loans/LoanDesk.html: lend(String variety, Borrower borrower, LocalDate today) Lends "
     "the freshest packet of a variety",

@@ -1829,6 +1829,17 @@ def test_a_grids_names_go_with_the_descriptions_of_a_group_trafilatura_missed() 
                           "The desk where packets are lent and saved seed is taken back."], lines
 
 
+def test_a_grids_names_go_with_the_descriptions_the_frame_holds() -> None:
+    """javadoc's overview (the committed mirror) lists its packages in a grid of `<div>`s, a package's name beside its
+    description. trafilatura keeps neither; the descriptions are sentences of the page's frame (its `<main>`), and
+    their names go with them (`missed.grid_names`)."""
+    html = (MIRRORS / "javadoc/site/index.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/index.html").text.split("\n")
+    assert lines[-4:] == ["org.example.seedlib", "The catalogue of seed packets held by the library.",
+                          "org.example.seedlib.loans",
+                          "Lending packets to gardeners and taking saved seed back."], lines
+
+
 def test_a_section_whose_heading_trafilatura_kept_keeps_its_list() -> None:
     """javadoc's hierarchy of a package (the committed mirror): trafilatura keeps "Class Hierarchy" and drops the tree
     under it, then keeps "Interface Hierarchy" and its one item. A heading it kept is the author's, and so is the list
