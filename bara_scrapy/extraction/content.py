@@ -53,6 +53,7 @@ from .missed import (
     follows,
     follows_in_document,
     grid_names,
+    inflow_cards,
     inserted_teasers,
     introduced_lists,
     is_plain_run,
@@ -916,7 +917,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
                         # a long article's records are its own (trafilatura's)
                         *(records(structure, container, frame, end, headline) if prose < LONG_ARTICLE else ())])
     method = "trafilatura+lists" if missed else "trafilatura"
-    unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end)])
+    unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end),
+                         *(item for g in groups if inflow_cards(g, end, kept_words) for item in g.items)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items)
     names = {_seq(name.text_content()) for name in grid}

@@ -280,20 +280,40 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     for g in groups:
         if g.parent.tag == "body" and (not holding.isdisjoint(g.items) or _among(kept.container, g)):
             continue  # the page's regions, one of them the content: a header, the content and a footer
-        dominant = g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
+        dominant = _dominant(g, kept_words)
         near = informative and (g.parent is container or container in g.parent.iterancestors())
         plain = is_plain_run(g)
         if kept_words >= LONG_ARTICLE and end is not None and follows(g, end) and not plain:
             continue  # after a long article, a run of link titles is a teaser rail or tags
-        if end is not None and not dominant and follows_in_document(end, g.items[-1]) \
-                and overlays(g.items)[0] is not None:
-            continue  # cards each wholly a link to another page, in the text's flow: teasers of other pages
+        if inflow_cards(g, end, kept_words):
+            continue
         if (g.link_dense and not (dominant and kept_words < FEW_WORDS) and not _spread(g, kept)) \
                 or not (dominant or near or plain):
             continue
         if mostly_missed(g, kept_seq):
             out.append(g)
     return out
+
+
+def _dominant(g: Group, kept_words: int) -> bool:
+    """Whether a group outweighs a short kept text (`DOMINANT` times its words): a list page's list."""
+    return g.words >= DOMINANT * kept_words and kept_words < ARTICLE_WORDS
+
+
+def inflow_cards(g: Group, end: HtmlElement | None, kept_words: int) -> bool:
+    """Whether a group is cards each wholly a link to another page (`lists.overlays`) in the text's flow, before the
+    article's last kept element (`end`), not outweighing what trafilatura kept: teasers of other pages ("Most read in
+    world news" between an article's paragraphs), none of its lines the page's.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Lead.</p><div><h3>Randy Andy</h3><a href="/n/1"></a></div><div><h3>Time traveller'
+    ...                '</h3><a href="/n/2"></a></div><p>End.</p></div>')
+    >>> g = Group(t, (t[1], t[2]), 4, 0)
+    >>> inflow_cards(g, t[3], 200), inflow_cards(g, t[0], 200), inflow_cards(g, t[3], 1)
+    (True, False, False)
+    """
+    return end is not None and not _dominant(g, kept_words) and follows_in_document(end, g.items[-1]) \
+        and overlays(g.items)[0] is not None
 
 
 def _among(el: HtmlElement, g: Group) -> bool:

@@ -1168,7 +1168,8 @@ def rail_card(n: int, label: str, line: str) -> str:
 def test_a_rail_of_cards_under_links_laid_over_them_is_not_the_article() -> None:
     """A news article sets a rail of the site's most read stories between its paragraphs; each card's words are in
     no link, but an empty link laid over the card leads to its story. The cards are other pages' teasers, not the
-    article (they came back as a plain run of items trafilatura left out). The article's paragraphs stay."""
+    article (they came back as a plain run of items trafilatura left out), nor are their titles (the article's frame
+    took each for a card's title: `missed.inflow_cards`). The article's paragraphs stay."""
     story = [f"Paragraph {n} of the report on the hunter who ate a wild rabbit and fell ill with the plague, as the "
              "health authority of the region described the case to reporters on Sunday." for n in range(8)]
     cards = [("RANDY ANDY", "Prince parties in unearthed pictures despite claims he avoids the cameras"),
@@ -1183,6 +1184,7 @@ def test_a_rail_of_cards_under_links_laid_over_them_is_not_the_article() -> None
     lines = page_content(html, "https://paper.test/news/plague-hunter/").text.split("\n")
     assert all(p in lines for p in story), lines
     assert not any(line in lines for _, line in cards), lines
+    assert not any(label in lines for label, _ in cards), lines
 
 
 def test_a_listing_of_cards_under_links_laid_over_them_is_the_pages_content() -> None:
