@@ -90,7 +90,7 @@ from .text import (
     tidy,
     trafilatura_blocks,
 )
-from .wordscan import word_at, word_list
+from .wordscan import word_at, word_count, word_list
 
 SHORT_LINE_WORDS = 6
 SHINGLE = 4  # words: a run this long found in the furniture is the furniture's
@@ -307,6 +307,31 @@ def _without_repeats(blocks: list[Block]) -> list[Block]:
 
 
 _AS_WRITTEN = frozenset({"row", "code", "li", "h"})  # kinds of lines a page may repeat on purpose
+# a line cut short: its words, an ellipsis, then a toggle's label of a word or two ("… more")
+_CUT = re.compile(r"^(.+?)\s*(?:\.\.\.|…)\s+\S+(?:\s+\S+)?\s*$")
+CUT_WORDS = 6  # the words a cut line keeps at least: shorter, it names no line of the text
+
+
+def _without_cut_copies(blocks: list[Block]) -> list[Block]:
+    """Less a line that is the start of another line of the text cut short by an ellipsis and a toggle's label after
+    it, outside any link: a gallery's truncated caption beside the full one ("… more" and "less" toggle between
+    them), of which a reader sees one. An excerpt whose full text is on another page stays, and so do copies of one
+    cut line, a summary closing on a link's "More..." to its details, and a sentence trailing off ("That is human
+    nature..."), which another line may quote and go on from.
+
+    >>> p = lambda t: Block("p", t, t)
+    >>> full = "Nelson puts the winning goal behind the goaltender during the game in Pittsburgh. The Islanders won."
+    >>> cut = p("Nelson puts the winning goal behind the goaltender during the game ... more")
+    >>> teaser, trailing = p("A teaser of another story ... more"), p("Nelson puts the winning goal behind the...")
+    >>> [b.text for b in _without_cut_copies([p(full + " less"), cut, teaser, trailing])][1:]
+    ['A teaser of another story ... more', 'Nelson puts the winning goal behind the...']
+    """
+    cut = {n: found for n, b in enumerate(blocks) if ("..." in b.text[-24:] or "…" in b.text[-24:])
+           and (m := _CUT.match(_MD_LINK.sub(" ", b.md))) and word_count(found := _seq(m[1]).rstrip()) >= CUT_WORDS}
+    if not cut:
+        return blocks
+    return [b for n, b in enumerate(blocks) if n not in cut or not any(
+        other.seq.startswith(cut[n]) and cut.get(k) != cut[n] for k, other in enumerate(blocks))]
 
 
 def _without_bars(blocks: list[Block], structured: Sequence[Block], headlines: AbstractSet[str]) -> list[Block]:
@@ -936,7 +961,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         order = {el: n for n, el in enumerate(structure.iter())}
         thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])
     thread_comments = comments_of(thread)
-    blocks = _without_repeats(_without_closing_dateline(blocks, thread_comments))
+    blocks = _without_cut_copies(_without_repeats(_without_closing_dateline(blocks, thread_comments)))
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)

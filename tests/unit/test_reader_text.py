@@ -1203,6 +1203,24 @@ def test_a_listing_of_cards_under_links_laid_over_them_is_the_pages_content() ->
     assert all(any(f"A gentle loop of {n + 2} miles" in line for line in lines) for n in range(6)), lines
 
 
+def test_a_captions_cut_copy_beside_the_full_one_is_left_out() -> None:
+    """A newspaper's gallery (Hearst's) writes each caption twice: whole, with a "less" toggle, and cut short by an
+    ellipsis with a "more" toggle; a reader sees one of them. The cut copy is the start of the whole caption: it goes,
+    the whole caption stays (`content._without_cut_copies`)."""
+    story = "".join(f"<p>Paragraph {n} of the report on the new cars shown at the auto show, where the makers set "
+                    "out their plans for electric models over the next three years.</p>" for n in range(6))
+    caption = ("Andreas Thurner, vice president for design, unveils the concept vehicle at the auto show in Los "
+               "Angeles on Tuesday, Nov. 19, 2019.")
+    gallery = (f"<ul class='gallery'><li><img src='/car.jpg' alt=''><div class='caption'><div class='caption-full'>"
+               f"{caption} <span class='toggle'>less</span></div><div class='caption-truncated'>"
+               f"{' '.join(caption.split()[:12])} ... <span class='toggle'>more</span></div></div></li></ul>")
+    html = (f"<html><head><title>New cars at the show</title></head><body><main><article><h1>New cars at the show</h1>"
+            f"{gallery}<div class='body'>{story}</div></article></main></body></html>")
+    lines = page_content(html, "https://paper.test/business/cars/").text.split("\n")
+    assert any(line.startswith(caption) for line in lines), lines
+    assert not any(line.endswith("... more") for line in lines), lines
+
+
 def test_ruby_annotations_give_each_line_once() -> None:
     """trafilatura's text holds a ruby's base text without its annotations (`<rt>`: furigana over Japanese words);
     the tree's held both, "漢kan字ji", and each line came out twice. The line's words are its base text's."""
