@@ -124,7 +124,10 @@ def test_a_reused_tab_gives_the_leaving_pages_requests_to_no_other_page(tmp_path
     with SiteServer(site) as server:
         out = run_crawl(server.url("/"), tmp_path=tmp_path, settings={
             "BARA_ALLOW_PRIVATE_NETWORKS": True, "CONCURRENT_REQUESTS": 1, "BARA_PAGE_REUSE": 10,
-            "BARA_PAGE_REUSE_AFTER": 0, "BARA_PAGE_TIMEOUT": 15, "BARA_MAX_ATTEMPTS": 1})
+            "BARA_PAGE_REUSE_AFTER": 0, "BARA_PAGE_TIMEOUT": 15, "BARA_MAX_ATTEMPTS": 1,
+            # the first request of each page is the crawl's own fetch over HTTP (`BARA_RENDER` auto), held until
+            # the tab leaves the page before: it gives up after this long, and the tab goes on to the page
+            "BARA_NAVIGATION_TIMEOUT": 5})
         assert all(server.count(f"/bye/{_name(p)}.m3u8") >= 1 for p in BYE_PAGES[:-1])  # every goodbye was said
     by_url = {item["url"]: item for item in out}
     assert sorted(by_url) == sorted(server.url(p) for p in BYE_PAGES)
