@@ -310,6 +310,8 @@ _AS_WRITTEN = frozenset({"row", "code", "li", "h"})  # kinds of lines a page may
 # a line cut short: its words, an ellipsis, then a toggle's label of a word or two ("… more")
 _CUT = re.compile(r"^(.+?)\s*(?:\.\.\.|…)\s+\S+(?:\s+\S+)?\s*$")
 CUT_WORDS = 6  # the words a cut line keeps at least: shorter, it names no line of the text
+PROMO_LABEL_WORDS = 3  # a promo's label ("Related:", "READ MORE:") at most
+PROMO_TITLE_WORDS = 4  # ... and its link's title at least (words between spaces: a URL is one)
 
 
 def _without_cut_copies(blocks: list[Block]) -> list[Block]:
@@ -332,6 +334,38 @@ def _without_cut_copies(blocks: list[Block]) -> list[Block]:
         return blocks
     return [b for n, b in enumerate(blocks) if n not in cut or not any(
         other.seq.startswith(cut[n]) and cut.get(k) != cut[n] for k, other in enumerate(blocks))]
+
+
+def _without_promos(blocks: list[Block], url: str) -> list[Block]:
+    """Less a paragraph set between two paragraphs that is a label (`PROMO_LABEL_WORDS` words at most, ending in a
+    colon) and then one link to another page of the site, titled (`PROMO_TITLE_WORDS` words or more), and nothing
+    after: a promo of another story inserted in the body ("Related: The 15 weirdest galaxies", "READ MORE: ..."),
+    which trafilatura keeps as a paragraph. A mail address, a link elsewhere, a sentence around its link or a line
+    closing the text stays.
+
+    >>> p = lambda md: Block("p", _MD_LINK.sub(r"\\1", md), md)
+    >>> body = [p("The simulation took two years."), p("Related: [The 15 Weirdest Galaxies in Our Universe](/g)"),
+    ...         p("Email: [ann@example.org](mailto:ann@example.org)"), p("It ran on a supercomputer.")]
+    >>> [b.text for b in _without_promos(body, "https://news.example/sim")]
+    ['The simulation took two years.', 'Email: ann@example.org', 'It ran on a supercomputer.']
+    """
+    host = urlsplit(url).hostname or ""
+    return [b for n, b in enumerate(blocks) if not (
+        0 < n < len(blocks) - 1 and blocks[n - 1].kind == blocks[n + 1].kind == "p" and _promo_line(b, host))]
+
+
+def _promo_line(b: Block, host: str) -> bool:
+    """Whether a line is a label, then one titled link to a page on `host` (see `_without_promos`)."""
+    if b.kind != "p" or "](" not in b.md:
+        return False
+    links = list(_MD_LINK.finditer(b.md))
+    if len(links) != 1:
+        return False
+    link, target = links[0], urlsplit(links[0][2])
+    label = b.md[:link.start()].strip(" *_")
+    return target.scheme in ("http", "https", "") and (target.hostname or host) == host and len(
+        link[1].split()) >= PROMO_TITLE_WORDS and label.endswith(":") and 0 < word_count(
+        label) <= PROMO_LABEL_WORDS and not b.md[link.end():].strip(" *_.")
 
 
 def _without_bars(blocks: list[Block], structured: Sequence[Block], headlines: AbstractSet[str]) -> list[Block]:
@@ -961,7 +995,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         order = {el: n for n, el in enumerate(structure.iter())}
         thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])
     thread_comments = comments_of(thread)
-    blocks = _without_cut_copies(_without_repeats(_without_closing_dateline(blocks, thread_comments)))
+    blocks = _without_promos(_without_cut_copies(_without_repeats(_without_closing_dateline(blocks, thread_comments))),
+                             url)
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)

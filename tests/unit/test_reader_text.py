@@ -1221,6 +1221,24 @@ def test_a_captions_cut_copy_beside_the_full_one_is_left_out() -> None:
     assert not any(line.endswith("... more") for line in lines), lines
 
 
+def test_a_promo_of_another_story_between_paragraphs_is_left_out() -> None:
+    """A science site sets "Related: <a>another story's title</a>" between an article's paragraphs, and trafilatura
+    keeps it as a paragraph. A label, a colon and one titled link to another page of the site, nothing else, between
+    two paragraphs: a promo (`content._without_promos`). The press contact's mail address stays."""
+    story = [f"Paragraph {n} of the report on the most detailed simulation of the universe, which took two years to "
+             "run on one of the largest supercomputers in the world." for n in range(6)]
+    promo = "<p><strong>Related:</strong> <a href='/weirdest-galaxies.html'>The 15 Weirdest Galaxies in Our " \
+            "Universe</a></p>"
+    mail = "<p>Email: <a href='mailto:press@science.test'>press@science.test</a></p>"
+    body = "".join(f"<p>{p}</p>" for p in story[:3]) + promo + "".join(f"<p>{p}</p>" for p in story[3:5]) + mail
+    html = (f"<html><head><title>Universe simulated</title></head><body><main><article><h1>Universe simulated</h1>"
+            f"{body}<p>{story[5]}</p></article></main></body></html>")
+    lines = page_content(html, "https://science.test/universe-simulation.html").text.split("\n")
+    assert all(p in lines for p in story), lines
+    assert not any("Weirdest Galaxies" in line for line in lines), lines
+    assert "Email: press@science.test" in lines, lines
+
+
 def test_ruby_annotations_give_each_line_once() -> None:
     """trafilatura's text holds a ruby's base text without its annotations (`<rt>`: furigana over Japanese words);
     the tree's held both, "漢kan字ji", and each line came out twice. The line's words are its base text's."""
