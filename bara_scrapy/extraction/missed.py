@@ -282,7 +282,7 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
             continue  # the page's regions, one of them the content: a header, the content and a footer
         dominant = _dominant(g, kept_words)
         near = informative and (g.parent is container or container in g.parent.iterancestors())
-        plain = is_plain_run(g)
+        plain = is_plain_run(g) or posts_shown_whole(g, kept)
         if kept_words >= LONG_ARTICLE and end is not None and follows(g, end) and not plain:
             continue  # after a long article, a run of link titles is a teaser rail or tags
         if inflow_cards(g, end, kept_words):
@@ -293,6 +293,29 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
         if mostly_missed(g, kept_seq):
             out.append(g)
     return out
+
+
+def posts_shown_whole(g: Group, kept: Kept) -> bool:
+    """Whether a group is posts shown whole, of which trafilatura kept one: every item headed alike (its first
+    heading of one tag and class), `ARTICLE_WORDS` words an item on average, a fifth of them in links at most, and
+    the kept text in one item alone. A blog's index showing each post whole (TypePad's `div.entry` under its
+    `h3.entry-header`), whose first post trafilatura took for the article; the page's layout columns (a post beside
+    a sidebar) are not headed alike.
+
+    >>> from lxml.html import fromstring
+    >>> post = "<div class='entry'><h3 class='entry-header'>Post {}</h3><p>{}</p></div>"
+    >>> t = fromstring("<div>" + "".join(post.format(n, f"Post {n} says this. " * 40) for n in range(3)) + "</div>")
+    >>> g = Group(t, tuple(t), 3 * 162, 0)
+    >>> kept = kept_container(t, seq(t[0].text_content()))
+    >>> posts_shown_whole(g, kept), posts_shown_whole(Group(t, tuple(t), 3 * 100, 0), kept)
+    (True, False)
+    """
+    if g.link_words * 5 > g.words or g.words < ARTICLE_WORDS * len(g.items):
+        return False
+    if sum(1 for item in g.items if kept.held.get(item, 0)) != 1:
+        return False
+    heads = [next(item.iter(*HEADINGS), None) for item in g.items]
+    return len({None if h is None else (h.tag, h.get("class")) for h in heads} - {None}) == 1 and None not in heads
 
 
 def _dominant(g: Group, kept_words: int) -> bool:

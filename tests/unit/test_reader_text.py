@@ -1239,6 +1239,19 @@ def test_a_promo_of_another_story_between_paragraphs_is_left_out() -> None:
     assert "Email: press@science.test" in lines, lines
 
 
+@pytest.mark.skipif(not CLEANEVAL.is_dir(), reason=f"CleanEval corpus not found at {CLEANEVAL} (set BARA_CORPORA)")
+def test_a_blog_index_showing_each_post_whole_keeps_every_post() -> None:
+    """A TypePad blog's home page (CleanEval's final-501) shows its newest posts whole, each a `div.entry` under its
+    `h3.entry-header`. trafilatura took one post for the article and left the other nineteen out (recall 0.13);
+    posts shown whole, headed alike, each of an article's length, are the page's content
+    (`missed.posts_shown_whole`)."""
+    pages, _ = load(CLEANEVAL)
+    html, url = next((h, u) for k, h, u, _ in pages if k == "cleaneval-final-501")
+    text = page_content(html, url).text
+    assert "The new Google Patent Search covers U.S. patents from the 1790s through 2006" in text, text
+    assert "does it matter where and how you stand during direct and cross-examination" in text, text
+
+
 def test_ruby_annotations_give_each_line_once() -> None:
     """trafilatura's text holds a ruby's base text without its annotations (`<rt>`: furigana over Japanese words);
     the tree's held both, "漢kan字ji", and each line came out twice. The line's words are its base text's."""
