@@ -265,10 +265,10 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
                   in_main: bool = False) -> list[Group]:
     """The groups trafilatura mostly left out of the text it kept (given as its `seq` and its number of
     words) that are content: inside the kept text's container; items with text of their own (comments,
-    replies, reviews, posts: few links and no title links) anywhere; or outweighing a short kept text (a
-    list page). A group of link titles only when there is no prose beside it (else it is a related-links
-    box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept element
-    (`end`) only when it is plain text (replies; teaser rails and tags stay out). A group of links holding
+    replies, reviews, posts: few links and no title links; or posts shown whole, `posts_shown_whole`) anywhere; or
+    outweighing a short kept text (a list page). A group of link titles only when there is no prose beside it (else
+    it is a related-links box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept
+    element (`end`) only when it is plain text (replies; teaser rails and tags stay out). A group of links holding
     what trafilatura kept, spread over its items, is the page's content (a grid of card links whose summaries
     it kept, not their titles). The body's children, one of them holding the kept text or the kept text standing
     among them, are the page's regions (Asciidoctor's class-less `div#header`, `div#content`, `div#footer`; MHonArc's
@@ -315,7 +315,7 @@ def posts_shown_whole(g: Group, kept: Kept) -> bool:
     if sum(1 for item in g.items if kept.held.get(item, 0)) != 1:
         return False
     heads = [next(item.iter(*HEADINGS), None) for item in g.items]
-    return len({None if h is None else (h.tag, h.get("class")) for h in heads} - {None}) == 1 and None not in heads
+    return None not in heads and len({(h.tag, h.get("class")) for h in heads if h is not None}) == 1
 
 
 def _dominant(g: Group, kept_words: int) -> bool:
@@ -1143,8 +1143,8 @@ def _relations(box: HtmlElement) -> bool:
 
 def grid_names(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
     """The names of a grid's rows whose descriptions trafilatura kept (`kept_seq`: with the items of the groups it
-    missed, `missed_groups`, whose words are the page's too) or the page's frame holds (inside a `frame` element: a
-    sentence of few links, as `content` keeps the frame's lines): the cell just before such a description,
+    missed, `missed_groups`, whose words are the page's too) or the page's frame holds (a sentence inside a `frame`
+    element, which `content` keeps as the frame's): the cell just before such a description,
     a name (`_name_cell`: a link first, a few words), where a grid (one parent's cells, or the rows of one table) pairs
     two names or more so, and most of its rows. javadoc's summaries are a grid of `<div>`s, a class's name (a link
     alone) beside its description, and trafilatura keeps the descriptions alone, as it does a table's description cells
