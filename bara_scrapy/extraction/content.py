@@ -312,6 +312,7 @@ _CUT = re.compile(r"^(.+?)\s*(?:\.\.\.|…)\s+\S+(?:\s+\S+)?\s*$")
 CUT_WORDS = 6  # the words a cut line keeps at least: shorter, it names no line of the text
 PROMO_LABEL_WORDS = 3  # a promo's label ("Related:", "READ MORE:") at most
 PROMO_TITLE_WORDS = 4  # ... and its link's title at least (words between spaces: a URL is one)
+COUNTER_WORDS = 4  # a line of counters and buttons at most ("0 Replies: 1")
 
 
 def _without_cut_copies(blocks: list[Block]) -> list[Block]:
@@ -366,6 +367,31 @@ def _promo_line(b: Block, host: str) -> bool:
     return target.scheme in ("http", "https", "") and (target.hostname or host) == host and len(
         link[1].split()) >= PROMO_TITLE_WORDS and label.endswith(":") and 0 < word_count(
         label) <= PROMO_LABEL_WORDS and not b.md[link.end():].strip(" *_.")
+
+
+def _without_counters(blocks: list[Block], url: str) -> list[Block]:
+    """Less a short line (`COUNTER_WORDS` words at most) of numbers and links back to the page itself: a post's
+    counters beside a script's button (NodeBB's vote count "0" and its `<a href="#">` "Replies: 1", which opens the
+    replies in place). A line of links alone ("Back to top", a table of contents's entry) is not read here.
+
+    >>> here = "https://forum.test/topic/3/bees"
+    >>> lines = [Block("li", "0 Replies: 1", f"0 [Replies: 1]({here})"), Block("li", "Top", f"[Top]({here})"),
+    ...          Block("li", "3 Replies", "3 [Replies](https://forum.test/topic/4)")]
+    >>> [b.text for b in _without_counters(lines, here + "#post-2")]
+    ['Top', '3 Replies']
+    """
+    here = url.split("#", 1)[0].rstrip("/")
+    return [b for b in blocks if not _counter(b, here)]
+
+
+def _counter(b: Block, here: str) -> bool:
+    """Whether a line is numbers and links to `here` alone (see `_without_counters`)."""
+    if b.kind not in ("p", "li") or "](" not in b.md or b.words > COUNTER_WORDS:
+        return False
+    links = list(_MD_LINK.finditer(b.md))
+    outside = word_list(_MD_LINK.sub(" ", b.md))
+    return bool(links) and bool(outside) and all(t.isdigit() for t in outside) and all(
+        m[2].split("#", 1)[0].rstrip("/") == here for m in links)
 
 
 def _without_bars(blocks: list[Block], structured: Sequence[Block], headlines: AbstractSet[str]) -> list[Block]:
@@ -995,8 +1021,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         order = {el: n for n, el in enumerate(structure.iter())}
         thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])
     thread_comments = comments_of(thread)
-    blocks = _without_promos(_without_cut_copies(_without_repeats(_without_closing_dateline(blocks, thread_comments))),
-                             url)
+    blocks = _without_counters(_without_promos(_without_cut_copies(_without_repeats(_without_closing_dateline(
+        blocks, thread_comments))), url), url)
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)

@@ -52,9 +52,8 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "hexo-next": ["Keep on posting"],
                # NodeBB: the "deleted topic" notice is a
                # div.alert.hidden of 16 words (a class hint only, `is_boilerplate`), kept as frame text under the
-               # headline; "Replies: 1" is an <a href="#"> in a post's footer, a line of the thread's items; the
-               # profile's stat labels (div.account-stats) are lines trafilatura keeps
-               "nodebb": ["Profile views", "Replies:", "Reputation", "This topic has been deleted"],
+               # headline; the profile's stat labels (div.account-stats) are lines trafilatura keeps
+               "nodebb": ["Profile views", "Reputation", "This topic has been deleted"],
                # Trac: trafilatura keeps the "Note: See TracWiki for help on using the wiki." line under each view's
                # content and a wiki page's "Last modified 9 days ago" line (`div.trac-modifiedby`), which differ by
                # view and page (no parent's template holds them)

@@ -1880,6 +1880,17 @@ def test_a_grids_names_go_with_the_descriptions_of_a_group_trafilatura_missed() 
                           "The desk where packets are lent and saved seed is taken back."], lines
 
 
+def test_a_posts_counters_and_buttons_are_no_line() -> None:
+    """NodeBB (the committed mirror) closes each post with its vote count "0" and an `<a href="#">` "Replies: 1" that
+    opens the replies in place: a line of numbers and a link back to the page itself, a post's counters
+    (`content._without_counters`). The posts stay."""
+    path = "topic/3/which-plants-feed-bees-on-a-windy-balcony"
+    html = (MIRRORS / "nodebb/site" / path).read_text()
+    lines = page_content(html, f"http://127.0.0.1:8000/{path}").text.split("\n")
+    assert "Low creeping thyme and chives shrug off the wind and flower for weeks." in lines, lines
+    assert not any("Replies:" in line for line in lines), lines
+
+
 def test_a_grids_names_go_with_the_descriptions_the_frame_holds() -> None:
     """javadoc's overview (the committed mirror) lists its packages in a grid of `<div>`s, a package's name beside its
     description. trafilatura keeps neither; the descriptions are sentences of the page's frame (its `<main>`), and
