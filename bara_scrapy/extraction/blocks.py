@@ -145,6 +145,15 @@ def resolve(base: str, href: str) -> str:
     return urljoin(base, href)
 
 
+def page_address(url: str) -> str:
+    """The page an address names: without its fragment and its trailing slash.
+
+    >>> page_address("http://h/a/#comment-2") == page_address("http://h/a")
+    True
+    """
+    return url.split("#", 1)[0].rstrip("/")
+
+
 def leads_elsewhere(href: str | None, url: str) -> bool:
     """Whether a link leads to a page other than `url` (a link to a place in the page, "#comment-2", or to the
     page itself does not).
@@ -155,7 +164,7 @@ def leads_elsewhere(href: str | None, url: str) -> bool:
     href = (href or "").strip()
     if not href or href.startswith(("#", "javascript:", "mailto:")):
         return False
-    return resolve(url, href).split("#", 1)[0].rstrip("/") != url.split("#", 1)[0].rstrip("/")
+    return page_address(resolve(url, href)) != page_address(url)
 
 
 def links_elsewhere(el: HtmlElement, url: str) -> bool:

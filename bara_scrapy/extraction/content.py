@@ -32,7 +32,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from ..items import Comment
-from .blocks import Block, page_links, placed_blocks, resolve, to_markdown, to_text, tree_blocks
+from .blocks import Block, page_address, page_links, placed_blocks, resolve, to_markdown, to_text, tree_blocks
 from .blocks import seq as _seq
 from .boilerplate import HEADINGS, LABEL_WORDS, drop_controls, main_root, named_omission, outside, prune_split
 from .comments import comments_of, few_comments, threads
@@ -380,18 +380,18 @@ def _without_counters(blocks: list[Block], url: str) -> list[Block]:
     >>> [b.text for b in _without_counters(lines, here + "#post-2")]
     ['Top', '3 Replies']
     """
-    here = url.split("#", 1)[0].rstrip("/")
+    here = page_address(url)
     return [b for b in blocks if not _counter(b, here)]
 
 
 def _counter(b: Block, here: str) -> bool:
-    """Whether a line is numbers and links to `here` alone (see `_without_counters`)."""
+    """Whether a line is numbers and links to the page `here` (a `page_address`) alone (see `_without_counters`)."""
     if b.kind not in ("p", "li") or "](" not in b.md or b.words > COUNTER_WORDS:
         return False
     links = list(_MD_LINK.finditer(b.md))
     outside = word_list(_MD_LINK.sub(" ", b.md))
     return bool(links) and bool(outside) and all(t.isdigit() for t in outside) and all(
-        m[2].split("#", 1)[0].rstrip("/") == here for m in links)
+        page_address(m[2]) == here for m in links)
 
 
 def _without_bars(blocks: list[Block], structured: Sequence[Block], headlines: AbstractSet[str]) -> list[Block]:
@@ -1021,8 +1021,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         order = {el: n for n, el in enumerate(structure.iter())}
         thread = sorted([*thread, *few], key=lambda g: order[g.items[0]])
     thread_comments = comments_of(thread)
-    blocks = _without_counters(_without_promos(_without_cut_copies(_without_repeats(_without_closing_dateline(
-        blocks, thread_comments))), url), url)
+    blocks = _without_repeats(_without_closing_dateline(blocks, thread_comments))
+    blocks = _without_promos(_without_cut_copies(blocks), url)
+    blocks = _without_counters(blocks, url)
     chosen, keys = len(blocks), [key(b) for b in structured]
     if method != "body":
         blocks = _without_template(blocks, structured, keys, parent, body_words, titled_seqs)

@@ -1179,7 +1179,7 @@ def grid_names(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] 
         cell = _element_after(name)
         if cell is None or name.tag not in _CELLS or cell.tag not in _CELLS or seq_words(
                 said := seq(cell.text_content())) < SENTENCE_WORDS or _name_cell(cell) or (
-                said not in kept_seq and not _framed_sentence(cell, frame)):
+                said not in kept_seq and not _in_frame(cell, frame)):
             continue  # a description is a sentence (a word of it would be found anywhere in the text), not a name
         up = name.getparent()
         grids[up.getparent() if up.tag == "tr" and up.getparent() is not None else up].append(name)
@@ -1441,7 +1441,12 @@ def _framed_sentence(p: HtmlElement, frame: Collection[HtmlElement], kept_seq: s
     """Whether a paragraph is a sentence (`SENTENCE_WORDS`) that trafilatura kept (`kept_seq`) or the article's frame
     holds: content either way."""
     return seq_words(text := seq(p.text_content())) >= SENTENCE_WORDS and (
-        (bool(kept_seq) and text in kept_seq) or any(el in frame for el in (p, *p.iterancestors())))
+        (bool(kept_seq) and text in kept_seq) or _in_frame(p, frame))
+
+
+def _in_frame(el: HtmlElement, frame: Collection[HtmlElement]) -> bool:
+    """Whether an element is one of the `frame` elements or inside one."""
+    return any(up in frame for up in (el, *el.iterancestors()))
 
 
 def _intro(p: HtmlElement) -> bool:
