@@ -59,6 +59,7 @@ from .missed import (
     is_plain_run,
     joined_seq,
     kept_container,
+    labelled_indexes,
     listings_after,
     main_frame,
     main_headline,
@@ -991,6 +992,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
                        *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
                        *listings_after(structure, url, kept, kept_words), *contents_trees(structure, url, kept),
+                       *labelled_indexes(structure, url, kept_seq, kept_words),
                        *emptied_sections(structure, kept, {b.seq for b in blocks if b.kind == "h"}),
                        *(() if subheading is None else (subheading,))])
     teasers = frame if short else ()  # no prose: the frame's sentences are the entries' teasers

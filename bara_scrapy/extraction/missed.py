@@ -23,7 +23,7 @@ from lxml.html import HtmlElement
 
 from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
 from .boilerplate import HEADINGS, main_root, paragraph, role
-from .lists import LINK_DENSE, TITLE_WORDS, Group, link_stats, overlay, overlays
+from .lists import LINK_DENSE, MIN_ITEMS, TITLE_WORDS, Group, link_stats, overlay, overlays
 from .text import words
 
 MISSED_SHARE = 0.3  # a repeated group trafilatura left out this much of is content it missed
@@ -1007,6 +1007,48 @@ def listings_after(root: HtmlElement, url: str, kept: Kept, kept_words: int) -> 
                 sum(words(a.text_content()) for a in links) >= LINK_DENSE * total:
             found.append(box)
     return found
+
+
+def labelled_indexes(root: HtmlElement, url: str, kept_seq: str, kept_words: int) -> list[HtmlElement]:
+    """On a page where trafilatura found no prose (fewer than `FEW_WORDS` words: the site's title), the indexes it left
+    out: lists of `lists.MIN_ITEMS` items or more, each item a label of words of its own, then links to other pages
+    and nothing else (no block inside), none of it kept. An API reference's index of fields or functions, "battery :
+    hl_reading", each name beside the links to where it is declared: the page's content, whose words are half links.
+    A menu's items are links alone, and a list of entries under prose is decided with the prose.
+
+    >>> from lxml.html import fromstring
+    >>> fields = ''.join(f'<li>{n} : <a href="/s{n}.html#a1">hl_log</a></li>' for n in ("capacity", "count", "head"))
+    >>> page = fromstring('<div><div>Hivelog 1.2</div><ul><li><a href="/">Main Page</a></li><li><a href="/f">Files'
+    ...                   f'</a></li><li><a href="/g">Globals</a></li></ul><ul>{fields}</ul></div>')
+    >>> [" ".join(el.text_content().split()) for el in labelled_indexes(page, "http://h/fields", seq("Hivelog 1.2"), 2)]
+    ['capacity : hl_log', 'count : hl_log', 'head : hl_log']
+    """
+    if kept_words >= FEW_WORDS:
+        return []
+    found = []
+    for lst in _LISTS(root):
+        items = [li for li in lst if isinstance(li.tag, str)]
+        if len(items) >= MIN_ITEMS and all(li.tag == "li" and _labelled(li, url) for li in items) and \
+                not any(seq(li.text_content()).strip() in kept_seq for li in items):
+            found += items
+    return found
+
+
+def _labelled(item: HtmlElement, url: str) -> bool:
+    """Whether a list item is a label of its own words, then links to other pages and nothing else (`labelled_indexes`).
+
+    >>> from lxml.html import fromstring
+    >>> [_labelled(fromstring(li), "http://h/") for li in ('<li>count : <a href="/log">hl_log</a></li>',
+    ...  '<li><a href="/log">hl_log</a> count</li>', '<li>count <a href="#c">here</a></li>', '<li>count <p>x</p></li>')]
+    [True, False, False, False]
+    """
+    links = list(item.iter("a"))
+    if not links or any(el.tag in _NAME_BLOCKS for el in item.iterdescendants()):
+        return False
+    label = (item.text or "") + "".join(" ".join(el.itertext()) + (el.tail or "") for el in item.iterchildren()
+                                        if links[0] not in (el, *el.iterdescendants()) and
+                                        follows_in_document(links[0], el))
+    return bool(words(label)) and all(leads_elsewhere(a.get("href"), url) for a in links)
 
 
 def contents_trees(root: HtmlElement, url: str, kept: Kept) -> list[HtmlElement]:

@@ -1823,6 +1823,17 @@ def test_a_sentence_ending_with_a_colon_introduces_its_list() -> None:
 
 
 
+def test_an_index_of_labelled_links_is_the_pages_content() -> None:
+    """Doxygen's index of variables (the committed mirror) is a list and nothing else under the project's title and
+    its tabs: each item a field's name, then a link to its struct ("battery : hl_reading"), with no sentence
+    introducing it. trafilatura keeps the title alone; the index is the page's content, every item
+    (`missed.labelled_indexes`), and the tabs, links alone, are not."""
+    html = (MIRRORS / "doxygen/site/functions_vars.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/functions_vars.html").text.split("\n")
+    assert "battery : hl_reading" in lines and "timestamp : hl_reading" in lines, lines
+    assert "Variables" not in lines and "Data Structures" not in lines, lines
+
+
 def test_a_grids_names_go_with_the_descriptions_kept() -> None:
     """javadoc's summary tables (the committed mirror) are grids of `<div>`s: a class's name, a link alone, then its
     description. trafilatura keeps the descriptions only; each name is its row's (`missed.grid_names`), in its
