@@ -21,7 +21,8 @@ most of the words) that its parent, a long post, pruned. And it names its repeat
 (`entry_key`): a child that shows one of them alone shows the parent's entry, its own content (a message's page under
 the issue that lists the messages). And it names each box whole (`box_key`: one list's items together): a child
 showing some of a parent's list, each line at its place there, shows a selection of it, its own content (an API
-reference's index of macros under its index of all globals).
+reference's index of macros under its index of all globals); a list the parent shows in part is the page's own whole,
+and a box the parent shows whole is the template's, whichever of its items either page marks as current (tabs).
 """
 
 from __future__ import annotations
@@ -141,16 +142,20 @@ def box_key(lines: Sequence[Block]) -> bytes:
 def page_keys(structure: Sequence[Block], entries: str = "", keys: Sequence[bytes] | None = None) -> list[bytes]:
     """The keys a fingerprint names of a page's lines: each line's `key` (`keys`, when the caller has them), but those
     of the page's entries of other pages (`entries`, `listed`: their pages' content, not the template), and each box's
-    `box_key`, before its first line's (a fingerprint cut short names a box only with its first line).
+    `box_key`, before its first line's (a fingerprint cut short names a box only with its first line), but a box of
+    those entries' lines (a post's author card on a blog's index that shows each post whole).
 
     >>> lines = [Block("p", "Otters", "", path="/p", box=1), Block("p", "Herons", "", path="/p", box=1)]
     >>> page_keys(lines) == [box_key(lines), key(lines[0]), key(lines[1])], page_keys(lines, " herons ")[2:]
     (True, [])
+    >>> page_keys(lines, " otters herons ")
+    []
     """
     first = {members[0]: members for members in boxes(structure)}
     found = []
     for n, block in enumerate(structure):
-        if (members := first.get(n)) is not None:
+        if (members := first.get(n)) is not None and not (entries and all(
+                structure[m].seq in entries for m in members if structure[m].seq.strip())):
             found.append(box_key([structure[m] for m in members]))
         if not (entries and block.seq.strip() and block.seq in entries):
             found.append(key(block) if keys is None else keys[n])
@@ -190,7 +195,10 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     lists, in the same markup, and each of them is its content; a sidebar the same on both is the site's. A box
     (`boxes`: one list's items) whose every line the parent shows, but not as a whole box there (`box_key`), is a
     selection of the parent's lines, this page's own: a sub-index listing some of its index's entries (an API
-    reference's "Functions" under "All"). A line outside any group here that is an entry of one of the parent's
+    reference's "Functions" under "All"), and so is a list (a box of list items) some of whose lines the parent shows
+    there but not all: the same index with two entries written otherwise. A box the parent shows whole is the
+    template's, whichever of its items either page marks as current (Doxygen's tabs "All", "Variables"), but for its
+    lines of a group. A line outside any group here that is an entry of one of the parent's
     groups (`entry_key`) is this page's own: the page of one of the parent's entries (a message's page, under the
     issue that lists the messages).
 
@@ -202,13 +210,21 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     >>> posts = [Block("li", "Otters", "", path="/ul/li", group=0), Block("li", "Herons", "", path="/ul/li", group=0)]
     >>> template_lines(posts, [key(b) for b in posts], parent), template_lines(posts[:1], [key(posts[0])], parent)
     (set(), {' otters '})
+    >>> from dataclasses import replace
     >>> index = [Block("li", name, "", path="/div/ul/li", box=2) for name in ("HL_FULL : hivelog.h",
     ...          "HL_OK : hivelog.h", "hl_open() : hivelog.h")]
     >>> whole = fingerprint(page_keys(index))
     >>> len(template_lines(index, [key(b) for b in index], whole)), template_lines(index[:2], [key(b) for b in
     ...                                                                                           index[:2]], whole)
     (3, set())
-    >>> from dataclasses import replace
+    >>> other = [*index[:2], Block("li", "hl_open() : hivelog.c", "", path="/div/ul/li", box=2)]
+    >>> template_lines(other, [key(b) for b in other], whole)
+    set()
+    >>> tabs = [Block("li", "All", "", path="/div.tabs/ul/li.current", box=1), Block("li", "Variables", "",
+    ...                                                                              path="/div.tabs/ul/li", box=1)]
+    >>> moved = [replace(tabs[0], path="/div.tabs/ul/li"), replace(tabs[1], path="/div.tabs/ul/li.current")]
+    >>> sorted(template_lines(moved, [key(b) for b in moved], fingerprint(page_keys(tabs))))
+    [' all ', ' variables ']
     >>> message = Block("p", "The seed tins were damp.", "", path="/table/tr/td")
     >>> listed_there = fingerprint([*page_keys([message]), entry_key(replace(message, group=0))])
     >>> template_lines([message], [key(message)], listed_there), template_lines([message], [key(message)],
@@ -217,11 +233,15 @@ def template_lines(structure: Sequence[Block], keys: Sequence[bytes], parent: fr
     """
     if not parent:
         return set()
-    hits = [digest in parent and not (block.group < 0 and entry_key(block) in parent)  # one of the parent's entries
-            for digest, block in zip(keys, structure, strict=True)]
-    for members in boxes(structure):  # the parent shows each line, but not the box whole: a selection of its lines
-        if all(hits[n] for n in members) and box_key([structure[n] for n in members]) not in parent:
+    entries = [block.group < 0 and entry_key(block) in parent for block in structure]  # one of the parent's entries
+    hits = [digest in parent and not entry for digest, entry in zip(keys, entries, strict=True)]
+    for members in boxes(structure):
+        lines = [structure[n] for n in members]
+        if box_key(lines) in parent:  # the parent shows the box whole, whichever item either page marks as current
             for n in members:
+                hits[n] = hits[n] or not (entries[n] or structure[n].group >= 0)
+        elif all(hits[n] for n in members) or (any(hits[n] for n in members) and all(b.kind == "li" for b in lines)):
+            for n in members:  # a selection of the parent's lines, or a list it shows in part: this page's own
                 hits[n] = False
     partial = {b.group for b, hit in zip(structure, hits, strict=True) if b.group >= 0 and not hit}
     found, elsewhere = set[str](), set[str]()

@@ -60,29 +60,12 @@ KNOWN_LEAKS = {"docusaurus": ["One min read"],
                "trac": ["Last modified", "for help on using and creating reports", "for help on using queries",
                         "for help on using the roadmap", "for help on using the wiki", "for help on using tickets",
                         "for information about the timeline view"]}
-# Doxygen: the fields' "Variables" tab lists the same entries as its parent's index, at the same place (the site's
-# template by repetition: a page repeating its parent, whose own lines are the tab row); the functions' index writes two
-# entries otherwise than its parent and shows the others as the parent does, so its list is partly the parent's box and
-# those lines stay template; the class index is a table of letters and links; an #include line that is a link alone,
-# and a function's return value under a table of links, are dropped; the title area ("A ring buffer for beehive scale
-# readings") stays on the seed; "[detail level 1 2]" is a script's control.
+# Doxygen: the class index is a table of letters and links; an #include line that is a link alone, and a function's
+# return value under a table of links, are dropped; the title area ("A ring buffer for beehive scale readings") stays
+# on the seed; "[detail level 1 2]" is a script's control.
 KNOWN["doxygen"] = [
     "/classes.html: hl_log",
     "/classes.html: hl_reading",
-    "/functions_vars.html: battery : hl_reading",
-    "/functions_vars.html: capacity : hl_log",
-    "/functions_vars.html: count : hl_log",
-    "/functions_vars.html: grams : hl_reading",
-    "/functions_vars.html: head : hl_log",
-    "/functions_vars.html: ring : hl_log",
-    "/functions_vars.html: temp_tenths : hl_reading",
-    "/functions_vars.html: timestamp : hl_reading",
-    "/globals_func.html: hl_close() : hivelog.h, hivelog.c",
-    "/globals_func.html: hl_count() : hivelog.h, hivelog.c",
-    "/globals_func.html: hl_export_csv() : hivelog.h, hivelog.c",
-    "/globals_func.html: hl_open() : hivelog.h, hivelog.c",
-    "/globals_func.html: hl_swarm_suspected() : hivelog_stats.h, stats.c",
-    "/globals_func.html: hl_weight_change() : hivelog_stats.h, stats.c",
     "/hivelog__config_8h_source.html: #endif /* HIVELOG_CONFIG_H */",
     "/hivelog__stats_8h.html: #include \"hivelog.h\"",
     "/hivelog__stats_8h.html: HL_OK on success, or HL_EMPTY when no reading falls inside the period",

@@ -183,8 +183,46 @@ def test_a_page_all_template_but_its_own_lines_keeps_those() -> None:
     parent = page_content((site / "globals.html").read_text(), "http://127.0.0.1:8000/globals.html")
     child = page_content((site / "globals_func.html").read_text(), "http://127.0.0.1:8000/globals_func.html",
                          parent=decode(parent.fingerprint))
-    assert "hl_append() : hivelog.h, hivelog.c" in child.text.split("\n"), child.text
-    assert "A ring buffer for beehive scale readings" not in child.text
+    lines = child.text.split("\n")
+    assert "hl_append() : hivelog.h, hivelog.c" in lines and "hl_close() : hivelog.h, hivelog.c" in lines, lines
+    assert "A ring buffer for beehive scale readings" not in child.text and "Functions" not in lines, lines
+
+
+def test_a_list_the_parent_shows_in_part_is_the_pages_own_whole() -> None:
+    """Doxygen's index of functions (the committed mirror) lists eight entries; its parent, the index of all globals,
+    lists six of them word for word at the same place, the other two with their files in another order. The list
+    is the page's own, every entry, not the six the parent happens to write alike (`template.template_lines`)."""
+    site = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/doxygen/site"
+    parent = page_content((site / "globals.html").read_text(), "http://127.0.0.1:8000/globals.html")
+    child = page_content((site / "globals_func.html").read_text(), "http://127.0.0.1:8000/globals_func.html",
+                         parent=decode(parent.fingerprint))
+    lines = child.text.split("\n")
+    assert len([line for line in lines if line.startswith("hl_") and line.endswith((".c", ".h"))]) == 8, lines
+
+
+def test_a_page_repeating_its_parent_keeps_its_list_not_its_tabs() -> None:
+    """Doxygen's index of variables (the committed mirror) shows the same list as its parent, the index of all fields,
+    at the same place: a page repeating its parent keeps its text. The tabs over it ("All", "Variables") are the
+    parent's too, whole, though each page marks another tab as the current one (`template.box_key`): they never
+    become the page's own lines."""
+    site = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/doxygen/site"
+    parent = page_content((site / "functions.html").read_text(), "http://127.0.0.1:8000/functions.html")
+    child = page_content((site / "functions_vars.html").read_text(), "http://127.0.0.1:8000/functions_vars.html",
+                         parent=decode(parent.fingerprint))
+    lines = child.text.split("\n")
+    assert "battery : hl_reading" in lines and "All" not in lines and "Variables" not in lines, lines
+
+
+def test_a_post_shown_whole_on_its_index_keeps_its_author_card() -> None:
+    """Docusaurus's blog index (the committed mirror) shows each post whole, author cards and all, in the markup the
+    post's own page uses. Those are the posts' content, not the index's template: the index's fingerprint leaves out
+    their lines and their boxes (`template.page_keys`), and the post keeps its authors' names and roles."""
+    site = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors/docusaurus/site"
+    parent = page_content((site / "blog/index.html").read_text(), "http://127.0.0.1:8000/blog/")
+    child = page_content((site / "blog/sea-kale-cold-stratification/index.html").read_text(),
+                         "http://127.0.0.1:8000/blog/sea-kale-cold-stratification/", parent=decode(parent.fingerprint))
+    lines = child.text.split("\n")
+    assert "Marisol Quenby" in lines and "Head Librarian and keeper of the brine drawers" in lines, lines
 
 
 def test_a_list_showing_some_of_the_parents_entries_is_the_pages_own() -> None:
