@@ -105,6 +105,7 @@ DATELINE_SHARE = 3  # a line a third of whose words are numbers
 DATELINE_WORDS = 16  # ... or a short line naming a year
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _URL_LINE = re.compile(r"^\S+://\S+$")
+_CODE_LINE = re.compile(r"`[^`\n]+`")  # a line's Markdown that is one span of code, the whole line
 _MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 FRAME_LINK_SHARE = 0.5
 # what `tree.iter()` walks (elements, comments, processing instructions), counted without making a Python
@@ -577,6 +578,8 @@ def _frame_content(b: Block) -> bool:
         return False  # (before its words are listed: most of the tree's lines are outside the frame)
     tokens = word_list(b.text)
     n = len(tokens)
+    if n and b.kind == "p" and _CODE_LINE.fullmatch(b.md):
+        return True  # code however short, no byline or label: `#include "hivelog.h"`, a command to type
     if n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
         return False
     if b.kind != "code" and not (b.kind == "h" and b.level == 1) and _dateline(b, tokens):

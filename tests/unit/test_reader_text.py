@@ -1834,6 +1834,15 @@ def test_an_index_of_labelled_links_is_the_pages_content() -> None:
     assert "Variables" not in lines and "Data Structures" not in lines, lines
 
 
+def test_a_line_of_code_in_the_frame_stays_however_short() -> None:
+    """Doxygen's file reference (the committed mirror) opens with the line a user types, `#include "hivelog.h"`, in a
+    `<code>` of its own under the brief description. trafilatura drops it, and the frame took its three words for a
+    label; a line that is one span of code is no label or byline (`content._frame_content`)."""
+    html = (MIRRORS / "doxygen/site/hivelog__stats_8h.html").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/hivelog__stats_8h.html").text.split("\n")
+    assert '#include "hivelog.h"' in lines, lines
+
+
 def test_a_grids_names_go_with_the_descriptions_kept() -> None:
     """javadoc's summary tables (the committed mirror) are grids of `<div>`s: a class's name, a link alone, then its
     description. trafilatura keeps the descriptions only; each name is its row's (`missed.grid_names`), in its
