@@ -66,6 +66,7 @@ from .missed import (
     missed_groups,
     notes,
     page_hero,
+    past_article,
     quote_attributions,
     site_rails,
     standfirst,
@@ -991,7 +992,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     # beside their descriptions (kept, in a group it missed or in the frame), even where their words stand elsewhere
     grid = grid_names(structure, joined_seq([kept_seq, *(_seq(item.text_content()) for g in missed for item in g.items
                                                           if item not in promos)]), frame)
-    marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items if item not in promos), *grid,
+    ends = {item for g in missed if g not in thread for item in past_article(g, kept, kept_words)}  # author, tags
+    marks = frozenset([*(item for g in (*missed, *few, *thread) for item in g.items
+                         if item not in promos and item not in ends), *grid,
                        *(() if titled is None else (titled,)),
                        *(bare_entries(structure, url) if kept_words < FEW_WORDS else ()),
                        *listings_after(structure, url, kept, kept_words), *contents_trees(structure, url, kept),

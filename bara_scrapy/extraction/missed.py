@@ -295,6 +295,31 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     return out
 
 
+def past_article(g: Group, kept: Kept, kept_words: int) -> set[HtmlElement]:
+    """The items of a group that follow a long article's last kept element (`Kept.end`, `LONG_ARTICLE` words kept)
+    when the group holds that article: its items before the end hold what trafilatura kept (the article's body
+    written in wrappers, one per paragraph), and they are not of a signature (`blocks.signature`) of those items.
+    What follows in the same run in other boxes is where the article ends: its source line, the author's box, the
+    topic tags, a feedback form; not the article's, though the run is one it missed in part. More items like the
+    kept ones are more of the same (the next posts of a blog's index; a thread is a group of its own).
+
+    >>> from lxml.html import fromstring
+    >>> body = " ".join(["The river rose again overnight."] * 12)
+    >>> t = fromstring(f'<div><div><p>{body}</p></div><div><p>{body}</p></div><div class="author"><h3>About the '
+    ...                'author</h3><p>Ann covers rivers.</p></div><div><p>More.</p></div></div>')
+    >>> g = Group(t, tuple(t), 10, 0)
+    >>> kept = kept_container(t, seq(f"{body} {body}"))
+    >>> [el.text_content() for el in past_article(g, kept, 320)], past_article(g, kept, 200)
+    (['About the authorAnn covers rivers.'], set())
+    """
+    end = kept.end
+    if kept_words < LONG_ARTICLE or end is None:
+        return set()
+    after = {item for item in g.items if follows_in_document(item, end)}
+    held = {signature(item) for item in g.items if item not in after and kept.held.get(item, 0)}
+    return {item for item in after if signature(item) not in held} if held else set()
+
+
 def posts_shown_whole(g: Group, kept: Kept) -> bool:
     """Whether a group is posts shown whole, of which trafilatura kept one: every item headed alike (its first
     heading of one tag and class), `ARTICLE_WORDS` words an item on average, a fifth of them in links at most, and

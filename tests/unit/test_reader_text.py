@@ -1781,6 +1781,18 @@ def test_a_comments_header_row_stays_with_its_comment() -> None:
 
 
 @pytest.mark.skipif(not ARTICLES.is_dir(), reason=f"article corpus not found at {ARTICLES} (set BARA_CORPORA)")
+def test_what_follows_a_long_article_in_the_run_holding_it_is_its_end() -> None:
+    """Sportsnet's `<article>` is a run of rows: the header, the body (which trafilatura kept), an empty row and a
+    row of the comments' rules with a share link's encoded address. The run is one trafilatura missed in part, and
+    was added whole; its rows after the article's last kept line, of another kind than the rows holding the article,
+    are where the article ends (`missed.past_article`)."""
+    html, url = next((h, u) for k, h, u, _ in load_corpus(ARTICLES) if k.startswith("0d46122928b6"))
+    text = page_content(html, url).text
+    assert "please abide by our submission guidelines" not in text and "%2Ftennis" not in text, text[-400:]
+    assert "Nadal keeps Spain alive against Russia in Davis Cup Finals" in text
+
+
+@pytest.mark.skipif(not ARTICLES.is_dir(), reason=f"article corpus not found at {ARTICLES} (set BARA_CORPORA)")
 def test_a_byline_written_once_per_screen_width_is_one_line() -> None:
     """Sportsnet writes its byline twice, in a box for narrow screens (`hidden-lg hidden-md`) and one for wide ones
     (`hidden-sm hidden-xs`): a reader sees one. A paragraph repeating the one before it word for word is one line
