@@ -6,10 +6,14 @@ Three corpora of real pages with gold text (`$BARA_CORPORA/<name>`, or `--corpus
 - `cleaneval`: 732 pages of every kind, gold = everything that is content;
 - `cleanportaleval`: 70 news-portal pages, gold = headline, standfirst and body.
 
-The pages are served on 127.0.0.1 (as UTF-8, under `/p/<key>.html`) behind an
-index page that links to each; one `bara` crawl (D=1, W and P wide enough)
+The pages are served on 127.0.0.1 (as UTF-8) behind an index page that links to
+each, each at its own URL's path where it can be (`served_paths`), with its links to
+its own site made links to the bench's host (`localized`): on its site, a page's
+link to itself or to another of its site's pages is a link within the site, and
+extraction reads it so (a rail of the site's stories listing this one; "Related:"
+promos of the site's other stories). One `bara` crawl (D=1, W and P wide enough)
 renders every page in Chromium, with requests to other hosts aborted (the
-pages' own links and assets point at the live web, which is out of reach).
+pages' assets and links to other sites point at the live web, out of reach).
 Each item's `text` is scored with the article benchmark's shingle metric, and
 so is `text` without the readers' comments (`article`: what a user who wants the
 page's own content keeps, and what the article and portal golds hold).
@@ -27,7 +31,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from ..urls import canonicalize
 from .articles import PUBLISHED, load_corpus, score
@@ -46,21 +50,79 @@ PRIMARY = {"article-extraction-benchmark": "article", "cleaneval": "text", "clea
 Page = tuple[str, str, str, str]
 
 
-def corpus_site(pages: list[tuple[str, str]]) -> Site:
-    """A site with an index linking to every page: `pages` is (key, html)."""
-    site = Site()
-    links = "".join(f'<li><a href="/p/{key}.html">{key}</a></li>' for key, _ in pages)
-    site.add("/", f"<html><head><title>Corpus</title></head><body><ul>{links}</ul></body></html>")
+INDEX_PATH = "/corpus-index.html"  # the crawl's seed: a path no page of the web is served at
+_ANCHOR_HREF = re.compile(r"""(<a\b[^>]*?\shref\s*=\s*)(["'])(.*?)\2""", re.IGNORECASE | re.DOTALL)
+_BASE = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
+
+
+def served_paths(pages: list[Page]) -> dict[str, str]:
+    """Where each page is served: its own URL's path, so that what the page says of itself holds (its site's root
+    page is served at `/`, a link to itself leads to it); or `/p/<key>.html` when it has no URL, its URL has a query,
+    another page took that path, the crawl's deny rules skip it or canonicalisation writes it otherwise.
+
+    >>> served_paths([("a", "", "https://x.org/news/a.html", ""), ("b", "", "https://y.org/news/a.html", ""),
+    ...               ("c", "", "", ""), ("d", "", "https://x.org/cart/", ""), ("e", "", "https://x.org/?p=1", "")])
+    {'a': '/news/a.html', 'b': '/p/b.html', 'c': '/p/c.html', 'd': '/p/d.html', 'e': '/p/e.html'}
+    """
+    from ..urls import DenyPolicy
+
+    deny = DenyPolicy()
+    taken, out = {INDEX_PATH, "/robots.txt"}, {}
+    for key, _, url, _ in pages:
+        parts = urlsplit(url) if url else None
+        path = (parts.path or "/") if parts and parts.scheme in ("http", "https") and not parts.query else ""
+        if not path or path in taken or deny.is_denied(path) or urlsplit(canonicalize(f"http://h{path}")).path != path:
+            path = f"/p/{key}.html"
+        taken.add(path)
+        out[key] = path
+    return out
+
+
+def localized(page_html: str, url: str, path: str) -> str:
+    """A page's HTML as served at `path` of the bench's host: its links to its own site (its URL's host) lead to the
+    same path there, root-relative, and its links to itself to `path`; its `<base>` is dropped (its links are
+    resolved already). Links to other sites, and the page's assets, are as written.
+
+    >>> localized('<base href="https://x.org/"><a href="https://x.org/b?q=1#c">B</a><a href="a.html">Me</a>'
+    ...           '<a href="https://y.org/">Y</a>', "https://x.org/news/a.html", "/p/k.html")
+    '<a href="/b?q=1#c">B</a><a href="/p/k.html">Me</a><a href="https://y.org/">Y</a>'
+    """
+    from ..extraction.blocks import page_address
+
+    host = urlsplit(url).hostname if url else None
+    if not host:
+        return page_html
+    here = page_address(url)
+
+    def swap(match: re.Match[str]) -> str:
+        target = urljoin(url, html.unescape(match.group(3)).strip())
+        parts = urlsplit(target)
+        if parts.scheme not in ("http", "https") or parts.hostname != host:
+            return match.group(0)
+        fragment = f"#{parts.fragment}" if parts.fragment else ""
+        local = path if page_address(target) == here else (parts.path or "/") + (f"?{parts.query}" if parts.query
+                                                                                    else "")
+        return f"{match.group(1)}{match.group(2)}{html.escape(local + fragment)}{match.group(2)}"
+
+    return _ANCHOR_HREF.sub(swap, _BASE.sub("", page_html))
+
+
+def corpus_site(pages: list[Page]) -> tuple[Site, dict[str, str]]:
+    """A site with an index linking to every page, each served where `served_paths` puts it (`localized`), and those
+    paths by page key."""
+    site, paths = Site(), served_paths(pages)
+    links = "".join(f'<li><a href="{paths[key]}">{key}</a></li>' for key, *_ in pages)
+    site.add(INDEX_PATH, f"<html><head><title>Corpus</title></head><body><ul>{links}</ul></body></html>")
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
-    for key, text in pages:
-        site.add(f"/p/{key}.html", text, content_type="text/html; charset=utf-8")
-    return site
+    for key, text, url, _ in pages:
+        site.add(paths[key], localized(text, url, paths[key]), content_type="text/html; charset=utf-8")
+    return site, paths
 
 
 def corpus_job(server: SiteServer, count: int) -> CrawlJob:
     return CrawlJob(
         key="corpus",
-        seed=server.url("/"),
+        seed=server.url(INDEX_PATH),
         args={"max_depth": 1, "max_width": count + 1, "max_pages": count + 1, "max_attempts": 1},
         settings={"BARA_BLOCK_OFFSITE_SUBRESOURCES": True, "BARA_VERIFY_MEDIA": False,
                   "BARA_SCROLL_MAX_STEPS": 2, "CONCURRENT_REQUESTS": 6,
@@ -86,13 +148,13 @@ def _rounded(figures: dict[str, float]) -> dict[str, float]:
 
 
 def score_corpus(result: CrawlResult, server: SiteServer, truths: dict[str, str], name: str = CORPUS_NAME,
-                 offline: dict[str, Any] | None = None) -> dict[str, Any]:
+                 offline: dict[str, Any] | None = None, paths: Mapping[str, str] | None = None) -> dict[str, Any]:
     by_url = {item["url"]: item for item in result.items}
     texts: dict[str, str] = {}
     articles: dict[str, str] = {}
     missing = 0
     for key in truths:
-        item = by_url.get(canonicalize(server.url(f"/p/{key}.html")))
+        item = by_url.get(canonicalize(server.url((paths or {}).get(key, f"/p/{key}.html"))))
         if item is None:
             missing += 1
         texts[key] = item.get("text", "") if item else ""

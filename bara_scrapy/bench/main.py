@@ -110,13 +110,14 @@ async def run_corpus(opts: BenchOptions, print_line: Printer, name: str) -> dict
     page_list, truths = load(path)
     print_line(f"[corpus] {len(page_list)} pages of {name}: trafilatura and bara on the raw HTML")
     offline = score_offline(page_list, name)
-    server = SiteServer(corpus_site([(key, text) for key, text, _, _ in page_list])).start()
+    site, paths = corpus_site(page_list)
+    server = SiteServer(site).start()
     try:
         print_line(f"[corpus] {len(page_list)} pages of {name}: the crawl")
         job = corpus_job(server, len(page_list))
         job = replace(job, settings={**opts.settings, **job.settings})
         (result,) = await run_jobs([job], opts.out / "items" / f"corpus-{name}", parallel=1)
-        figures = score_corpus(result, server, truths, name, offline)
+        figures = score_corpus(result, server, truths, name, offline, paths)
     finally:
         server.stop()
     traf, bara = offline["trafilatura"], offline["bara"]
