@@ -84,8 +84,9 @@ def localized(page_html: str, url: str, path: str) -> str:
     resolved already). Links to other sites, and the page's assets, are as written.
 
     >>> localized('<base href="https://x.org/"><a href="https://x.org/b?q=1#c">B</a><a href="a.html">Me</a>'
-    ...           '<a href="https://y.org/">Y</a>', "https://x.org/news/a.html", "/p/k.html")
-    '<a href="/b?q=1#c">B</a><a href="/p/k.html">Me</a><a href="https://y.org/">Y</a>'
+    ...           '<a href="https://y.org/">Y</a><a href="http://[ URL ]/">?</a>', "https://x.org/news/a.html",
+    ...           "/p/k.html")
+    '<a href="/b?q=1#c">B</a><a href="/p/k.html">Me</a><a href="https://y.org/">Y</a><a href="http://[ URL ]/">?</a>'
     """
     from ..extraction.blocks import page_address
 
@@ -95,9 +96,12 @@ def localized(page_html: str, url: str, path: str) -> str:
     here = page_address(url)
 
     def swap(match: re.Match[str]) -> str:
-        target = urljoin(url, html.unescape(match.group(3)).strip())
-        parts = urlsplit(target)
-        if parts.scheme not in ("http", "https") or parts.hostname != host:
+        try:
+            target = urljoin(url, html.unescape(match.group(3)).strip())
+            parts = urlsplit(target)
+            if parts.scheme not in ("http", "https") or parts.hostname != host:
+                return match.group(0)
+        except ValueError:  # no address ("http://[ ARTICLE_URL ]"): as written
             return match.group(0)
         fragment = f"#{parts.fragment}" if parts.fragment else ""
         local = path if page_address(target) == here else (parts.path or "/") + (f"?{parts.query}" if parts.query
