@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from urllib.parse import urlsplit
 
-from lxml.etree import XPath
+from lxml.etree import XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
@@ -1070,10 +1070,7 @@ def _labelled(item: HtmlElement, url: str) -> bool:
     links = list(item.iter("a"))
     if not links or any(el.tag in _NAME_BLOCKS for el in item.iterdescendants()):
         return False
-    label = (item.text or "") + "".join(" ".join(el.itertext()) + (el.tail or "") for el in item.iterchildren()
-                                        if links[0] not in (el, *el.iterdescendants()) and
-                                        follows_in_document(links[0], el))
-    return bool(words(label)) and all(leads_elsewhere(a.get("href"), url) for a in links)
+    return bool(words(_label(item))) and all(leads_elsewhere(a.get("href"), url) for a in links)
 
 
 def contents_trees(root: HtmlElement, url: str, kept: Kept) -> list[HtmlElement]:
@@ -1202,10 +1199,32 @@ def _relations(box: HtmlElement) -> bool:
     items = [li for li in box if li.tag == "li"]
     labelled = 0
     for li in items:
-        first = next(li.iter("a"), None)
-        before = "".join(li.itertext()).split(first.text_content(), 1)[0].strip() if first is not None else ""
+        before = _label(li).strip()
         labelled += before.endswith(":") and any(c.isalpha() for c in before)
     return bool(items) and 2 * labelled > len(items)
+
+
+def _label(item: HtmlElement) -> str:
+    """The text of an item before its first link with words ("" with no such link): "Prev by Date:", "battery :".
+
+    >>> from lxml.html import fromstring
+    >>> _label(fromstring('<li>Prev by <b>Date</b>: <a href="/8"><i></i>Camera</a> (Ann)</li>')), _label(
+    ...     fromstring('<li><a href="/"></a>x</li>'))
+    ('Prev by Date: ', '')
+    >>> _label(fromstring('<li>hl_log <!-- x --><b>:</b> <a href="/h">hl_log</a></li>'))
+    'hl_log : '
+    """
+    first = next((a for a in item.iter("a") if a.text_content().strip()), None)
+    if first is None:
+        return ""
+    parts = [item.text or ""]
+    for event, el in iterwalk(item, events=("start", "end")):
+        if el is first:
+            break
+        if el is not item:  # an element's text at its start, its tail at its end (a comment's text is no text)
+            parts.append((el.text or "") if event == "start" and isinstance(el.tag, str) else
+                         (el.tail or "") if event == "end" else "")
+    return "".join(parts)
 
 
 def grid_names(root: HtmlElement, kept_seq: str, frame: Collection[HtmlElement] = ()) -> list[HtmlElement]:
