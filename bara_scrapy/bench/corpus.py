@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 from ..urls import canonicalize
 from .articles import PUBLISHED, load_corpus, score
@@ -53,17 +53,22 @@ Page = tuple[str, str, str, str]
 INDEX_PATH = "/corpus-index.html"  # the crawl's seed: a path no page of the web is served at
 _ANCHOR_HREF = re.compile(r"""(<a\b[^>]*?\shref\s*=\s*)(["'])(.*?)\2""", re.IGNORECASE | re.DOTALL)
 _BASE = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
+_PATH_SAFE = "/:@!$&'()*+,;=-._~%"  # a path of these is requested as written
 
 
 def served_paths(pages: list[Page]) -> dict[str, str]:
     """Where each page is served: its own URL's path, so that what the page says of itself holds (its site's root
     page is served at `/`, a link to itself leads to it); or `/p/<key>.html` when it has no URL, its URL has a query,
-    another page took that path, the crawl's deny rules skip it or canonicalisation writes it otherwise.
+    another page took that path, the crawl's deny rules or trap guard skip it (`/content/1/1/1`), or a browser or
+    canonicalisation writes it otherwise (a quote, a space, a letter beyond ASCII).
 
-    >>> served_paths([("a", "", "https://x.org/news/a.html", ""), ("b", "", "https://y.org/news/a.html", ""),
-    ...               ("c", "", "", ""), ("d", "", "https://x.org/cart/", ""), ("e", "", "https://x.org/?p=1", "")])
-    {'a': '/news/a.html', 'b': '/p/b.html', 'c': '/p/c.html', 'd': '/p/d.html', 'e': '/p/e.html'}
+    >>> served = served_paths([("a", "", "https://x.org/news/a.html", ""), ("b", "", "https://y.org/news/a.html", ""),
+    ...     ("c", "", "", ""), ("d", "", "https://x.org/cart/", ""), ("e", "", "https://x.org/?p=1", ""),
+    ...     ("f", "", 'https://x.org/%22People"', ""), ("g", "", "https://x.org/c/1/1/1", "")])
+    >>> served["a"], sorted(set(served.values()) - {served["a"]}) == [f"/p/{k}.html" for k in "bcdefg"]
+    ('/news/a.html', True)
     """
+    from ..links import trap_reason
     from ..urls import DenyPolicy
 
     deny = DenyPolicy()
@@ -71,7 +76,8 @@ def served_paths(pages: list[Page]) -> dict[str, str]:
     for key, _, url, _ in pages:
         parts = urlsplit(url) if url else None
         path = (parts.path or "/") if parts and parts.scheme in ("http", "https") and not parts.query else ""
-        if not path or path in taken or deny.is_denied(path) or urlsplit(canonicalize(f"http://h{path}")).path != path:
+        if not path or path in taken or deny.is_denied(path) or trap_reason(f"http://h{path}") or \
+                quote(path, safe=_PATH_SAFE) != path or urlsplit(canonicalize(f"http://h{path}")).path != path:
             path = f"/p/{key}.html"
         taken.add(path)
         out[key] = path
@@ -115,7 +121,7 @@ def corpus_site(pages: list[Page]) -> tuple[Site, dict[str, str]]:
     """A site with an index linking to every page, each served where `served_paths` puts it (`localized`), and those
     paths by page key."""
     site, paths = Site(), served_paths(pages)
-    links = "".join(f'<li><a href="{paths[key]}">{key}</a></li>' for key, *_ in pages)
+    links = "".join(f'<li><a href="{html.escape(paths[key])}">{key}</a></li>' for key, *_ in pages)
     site.add(INDEX_PATH, f"<html><head><title>Corpus</title></head><body><ul>{links}</ul></body></html>")
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
     for key, text, url, _ in pages:
