@@ -282,10 +282,13 @@ def _covers(items: Mapping[HtmlElement, int]) -> dict[HtmlElement, HtmlElement]:
 
 class _Walker:
     def __init__(self, base_url: str, marks: frozenset[HtmlElement], frame: frozenset[HtmlElement],
-                 unframe: frozenset[HtmlElement] = frozenset(), items: Mapping[HtmlElement, int] | None = None) -> None:
+                 unframe: frozenset[HtmlElement] = frozenset(), items: Mapping[HtmlElement, int] | None = None,
+                 framed_tails: frozenset[HtmlElement] = frozenset()) -> None:
         self.base = base_url
         self.marks = marks
         self.frame = frame
+        self.framed_tails = framed_tails  # elements whose tail starting a line makes it framed: loose text
+        self.line_framed = False  # the line being gathered started in such a tail
         self.unframe = unframe
         self.bounds = marks | frame | unframe  # the elements whose lines stand apart from those around them
         self.inside = 0  # depth of marked elements around the current one
@@ -314,7 +317,7 @@ class _Walker:
             return
         gathered = "".join(self.text)
         if not gathered or gathered.isspace():
-            self.text, self.md = [], []
+            self.text, self.md, self.line_framed = [], [], False
             return
         if kind == "code":  # a code block keeps its lines (and their indentation)
             text = md = "\n".join(line.rstrip() for line in gathered.split("\n")).strip("\n")
@@ -327,7 +330,8 @@ class _Walker:
         if carded:
             md = f"[{md}]({self.href})"
             link_words = word_count(text)
-        self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, self.framed > 0,
+        framed, self.line_framed = self.framed > 0 or self.line_framed, False
+        self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, framed,
                                  carded, self.path, self.line_group, self.box))
 
     def start(self) -> None:
@@ -445,21 +449,24 @@ class _Walker:
             if tail := child.tail:
                 if not self.text:
                     self.line_group = self.group
+                    self.line_framed = child in self.framed_tails  # loose text between the frame's boxes
                 self.text.append(tail)
                 self.md.append(tail)
 
 
 def tree_blocks(root: HtmlElement, base_url: str = "", marks: frozenset[HtmlElement] = frozenset(),
                 frame: frozenset[HtmlElement] = frozenset(), unframe: frozenset[HtmlElement] = frozenset(),
-                items: Mapping[HtmlElement, int] | None = None) -> list[Block]:
-    """The blocks of a tree in document order (`framed` inside `frame` elements, unless inside an `unframe` one).
+                items: Mapping[HtmlElement, int] | None = None,
+                framed_tails: frozenset[HtmlElement] = frozenset()) -> list[Block]:
+    """The blocks of a tree in document order (`framed` inside `frame` elements, unless inside an `unframe` one, and
+    a line that starts in the tail of one of `framed_tails`: text the article writes between its boxes).
 
     >>> from lxml.html import fromstring
     >>> [(b.kind, b.md) for b in tree_blocks(fromstring(
     ...     '<div><h2>Top</h2><ul><li>One <a href="/x">link</a></li></ul><p>Done<br>Next</p></div>'), "http://h/")]
     [('h', 'Top'), ('li', 'One [link](http://h/x)'), ('p', 'Done'), ('p', 'Next')]
     """
-    walker = _Walker(base_url, marks, frame, unframe, items)
+    walker = _Walker(base_url, marks, frame, unframe, items, framed_tails)
     walker.walk(root, "p")
     walker.flush("p")
     return walker.blocks

@@ -61,6 +61,7 @@ from .missed import (
     kept_container,
     labelled_indexes,
     listings_after,
+    loose_before,
     main_frame,
     main_headline,
     missed_groups,
@@ -963,7 +964,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
             kept_words = _words(blocks)
     kept_seq = joined_seq(b.seq for b in blocks)
     in_main = structure.tag == "main" or structure.get("role") == "main"
-    kept = kept_container(structure, kept_seq)
+    kept = kept_container(structure, kept_seq, {b.seq for b in blocks})
     container, end = kept.container, kept.end
     groups = repeated_groups(structure)
     rails = site_rails(groups, url, kept)  # lists of the site's pages, this one too: furniture, wherever they are
@@ -1013,7 +1014,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     unframe = frozenset([*(el for el in _NAMED(structure) if named_omission(el)), *_closing_footers(structure, end),
                          *(item for g in groups if inflow_cards(g, end, kept_words) for item in g.items)])
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
-    structured = tree_blocks(structure, url, marks, frame, unframe, items)
+    structured = tree_blocks(structure, url, marks, frame, unframe, items, loose_before(own, end, kept))
     names = {_seq(name.text_content()) for name in grid}
     blocks = merge(structured, blocks, furniture, url, names)  # furniture out of trafilatura's too
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))

@@ -104,10 +104,12 @@ class Kept:
         return sum(self.held.get(el, 0) for el in elements) / self.total if self.total else 0.0
 
 
-def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
+def kept_container(root: HtmlElement, kept_seq: str, lines: AbstractSet[str] | None = None) -> Kept:
     """Where the words trafilatura kept (`kept_seq`, their `seq`) lie: the deepest element holding
     `CONTAINER_SHARE` of them (the article body, the list's section: repeated groups inside it belong to the
-    main content), the last element whose text it kept (the article's end), and the words each element holds.
+    main content), the last element whose text it kept (the article's end), and the words each element holds. With
+    the kept `lines` (their `seq`s), a heading of one word is held only as a line of its own: "ring" over a struct's
+    last field is not the words "the ring" of another line.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><section><p>One two three</p><p>Four five</p></section><ul><li>x</li></ul></div>')
@@ -115,7 +117,7 @@ def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
     >>> kept.container.text_content(), kept.end.text_content(), kept.share([t[0][0]]), kept.share([t[1]])
     ('One two threeFour five', 'Four five', 0.6, 0.0)
     """
-    found = _held_tags(root, kept_seq)
+    found = _held_tags(root, kept_seq, lines)
     end = found[-1][0] if found else None
     if sum(count for _, count in found) < CONTAINER_SHARE * seq_words(kept_seq):  # the text tags held little
         loose = _held_loose(root, kept_seq)
@@ -138,7 +140,8 @@ def kept_container(root: HtmlElement, kept_seq: str) -> Kept:
     return Kept(node, end, counts, total)
 
 
-def _held_tags(root: HtmlElement, kept_seq: str) -> list[tuple[HtmlElement, int]]:
+def _held_tags(root: HtmlElement, kept_seq: str, lines: AbstractSet[str] | None = None
+               ) -> list[tuple[HtmlElement, int]]:
     """The text tags (`TEXT_TAGS`) whose `seq` the kept text (`kept_seq`) holds, in document order, with their words.
 
     They are looked at last first, so that a tag comes after the ones it holds. A tag whose text holds the text of
@@ -161,8 +164,9 @@ def _held_tags(root: HtmlElement, kept_seq: str) -> list[tuple[HtmlElement, int]
             missed = text
             continue
         line = seq(text)
-        if not line.strip():
-            continue
+        if not line.strip() or (lines is not None and el.tag in HEADINGS and line not in lines and
+                                seq_words(line) == 1):
+            continue  # a heading of one word is kept as a line of its own, not as a word of another ("the ring.")
         place = find_before(kept_seq, line, before)
         if place < 0:
             missed = text
@@ -646,6 +650,33 @@ def before_end(root: HtmlElement, end: HtmlElement | None) -> tuple[HtmlElement,
             out.extend(s for s in node.itersiblings() if s.tag == node.tag and s.get("class") == node.get("class"))
         node = node.getparent()
     return tuple(out)
+
+
+def loose_before(own: Iterable[HtmlElement], end: HtmlElement | None, kept: Kept) -> frozenset[HtmlElement]:
+    """The elements of the article frame (`own`, `before_end`) whose tail is the article's text too: loose text
+    written between its boxes, before a paragraph trafilatura kept in the same parent (a blog post's first paragraph
+    after a `<div style="clear:both">` the parser took out of its `<p>`). Not the end's tail, nor text before a list
+    only (an API reference's "The documentation for this struct was generated from the following file:").
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><div></div>Loose words of the post.<p>Kept paragraph.</p><hr/>Files:<ul><li>a.h</li>'
+    ...                '</ul></div>')
+    >>> kept = kept_container(t, seq("Kept paragraph. a.h"))
+    >>> [el.tag for el in loose_before(t, kept.end, kept)]
+    ['div']
+    """
+    last: dict[HtmlElement, int] = {}  # a parent -> the place of its last child that is a kept paragraph
+    out = []
+    for el in own:
+        parent = el.getparent()
+        if el is end or parent is None:
+            continue
+        if parent not in last:
+            last[parent] = max((n for n, child in enumerate(parent) if child.tag == "p" and kept.held.get(child)),
+                               default=-1)
+        if parent.index(el) < last[parent]:
+            out.append(el)
+    return frozenset(out)
 
 
 def main_frame(main: HtmlElement, end: HtmlElement | None, long: bool) -> tuple[HtmlElement, ...]:

@@ -1855,6 +1855,38 @@ def test_a_line_of_code_in_the_frame_stays_however_short() -> None:
     assert '#include "hivelog.h"' in lines, lines
 
 
+def test_a_one_word_heading_is_kept_only_as_a_line_of_its_own() -> None:
+    """Doxygen's struct reference (the committed mirror) heads each field with a one-word `<h2>` ("ring"), a word
+    other kept lines hold ("Number of slots in the ring."). Taken for a kept line, the last field's heading ended the
+    article there, and the frame left out the field's description after it; a heading of one word counts as kept only
+    as a line of its own (`missed.kept_container`). The generator's closing line over the file list, loose text
+    before a list, stays out (`missed.loose_before`)."""
+    lines = page_content((MIRRORS / "doxygen/site/structhl__log.html").read_text(),
+                         "http://127.0.0.1:8000/structhl__log.html").text.split("\n")
+    assert "The readings, allocated once by hl_open()." in lines, lines
+    text = page_content((MIRRORS / "doxygen/site/structhl__reading.html").read_text(),
+                        "http://127.0.0.1:8000/structhl__reading.html").text
+    assert "generated from the following file" not in text, text
+
+
+def test_loose_text_between_the_articles_boxes_is_its_text() -> None:
+    """A Blogger post whose first paragraph opens with `<div style="clear:both">`: the parser ends the `<p>` there, and
+    the paragraph's words are loose text in the post's body, between two of its boxes, before the paragraphs
+    trafilatura kept. They are the article's, as the boxes around them are (`missed.loose_before`)."""
+    loose = ("The trial contracts between the medical schools and their sponsors deserve a closer look, and the study "
+             "in the journal is the first to count how often the sponsor keeps the right to edit the paper.")
+    paras = "".join(f"<p>Paragraph {n} of the post says what the authors found about the contracts and why it "
+                    "matters to patients who join a trial at a teaching hospital in the state.</p>" for n in range(5))
+    html = ("<html><head><title>A troubling study - Health Blog</title></head><body><div id='header'><h1><a href='/'>"
+            "Health Blog</a></h1></div><div id='main'><h2 class='date'>Thursday, May 26, 2005</h2><div class='post'>"
+            "<h3 class='post-title'>A troubling study</h3><div class='post-body'><p><div style='clear:both;'></div>"
+            f"{loose}</p>{paras}</div><p class='post-footer'>posted by Roy at 3:35 PM</p></div></div><div id='side'>"
+            "<h2>Archive</h2><ul><li><a href='/2005/04/'>April 2005</a></li></ul></div></body></html>")
+    lines = page_content(html, "https://blog.example/2005/05/troubling.html").text.split("\n")
+    first = next(n for n, line in enumerate(lines) if line.startswith("Paragraph 0 "))
+    assert loose in lines and lines.index(loose) < first, lines
+
+
 def test_a_grids_names_go_with_the_descriptions_kept() -> None:
     """javadoc's summary tables (the committed mirror) are grids of `<div>`s: a class's name, a link alone, then its
     description. trafilatura keeps the descriptions only; each name is its row's (`missed.grid_names`), in its
