@@ -66,6 +66,7 @@ from .missed import (
     main_headline,
     missed_groups,
     notes,
+    others_entries,
     page_hero,
     past_article,
     quote_attributions,
@@ -161,12 +162,14 @@ def comment_lines(comments: Iterable[tuple[str | None, str]]) -> set[str]:
 
 
 def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: str = "",
-          names: AbstractSet[str] = frozenset()) -> list[Block]:
+          names: AbstractSet[str] = frozenset(), others: str = "") -> list[Block]:
     """trafilatura's blocks, less page furniture, with the missed groups' blocks in the page's reading order.
 
     A block trafilatura kept is dropped only when its text is in the pruned `furniture` and
     nowhere in the pruned tree (`structure`): small differences between trafilatura's text and
-    the tree's (spacing around links, split lines) never cost a paragraph of the article.
+    the tree's (spacing around links, split lines) never cost a paragraph of the article. When that would drop most
+    of what it kept, the pruning took the article itself and nothing is dropped, but for the text of other pages'
+    `<article>`s (`others`: `missed.others_entries`), which their permalinks name.
     A marked block (in a missed group) or a table's header row above kept rows, missing
     from trafilatura's text, goes just before the next block trafilatura kept. A heading is missing unless
     trafilatura kept it as a line: its words inside a kept line are another line's ("Tutorial" over "This tutorial
@@ -206,7 +209,11 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     kept_words = sum(kept_counts)
     lost = kept_words - sum(n for n, keep in zip(kept_counts, held, strict=True) if keep)
     if lost > LOST_SHARE * kept_words and lost >= LOST_WORDS:  # the pruning took the article itself
-        body, body_seqs = kept, kept_seqs  # (a <main> beside it, a wrapper named "sidebar")
+        # (a <main> beside it, a wrapper named "sidebar"); not other pages' articles: their permalinks say so
+        other_seq = _seq(others)
+        held = [keep or not (found.strip() and found in other_seq) for found, keep in zip(kept_seqs, held, strict=True)]
+        body = [b for b, keep in zip(kept, held, strict=True) if keep]
+        body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
     kept_seq, kept_lines, places = joined_seq(kept_seqs), set(kept_seqs), defaultdict[str, list[int]](list)
     for n, found in enumerate(body_seqs):
         places[found].append(n)
@@ -966,6 +973,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     in_main = structure.tag == "main" or structure.get("role") == "main"
     kept = kept_container(structure, kept_seq, {b.seq for b in blocks})
     container, end = kept.container, kept.end
+    # other pages' <article>s on an article's page (their permalinks lead there): teasers, even where kept
+    others = "\n".join(_dropped(others_entries(structure, url, main_headline(structure, title, sites))))
+    furniture = "\n".join([furniture, others])
     groups = repeated_groups(structure)
     rails = site_rails(groups, url, kept)  # lists of the site's pages, this one too: furniture, wherever they are
     groups = [g for g in groups if g not in rails]
@@ -1016,7 +1026,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     items = {item: n for n, g in enumerate(groups) for item in g.items}  # a block goes with its innermost item
     structured = tree_blocks(structure, url, marks, frame, unframe, items, loose_before(own, end, kept))
     names = {_seq(name.text_content()) for name in grid}
-    blocks = merge(structured, blocks, furniture, url, names)  # furniture out of trafilatura's too
+    blocks = merge(structured, blocks, furniture, url, names, others)  # furniture out of trafilatura's too
     blocks = relinked(blocks, structured, lambda labels: page_links(tree, url, labels))
     titled_seqs = frozenset() if titled is None else {_seq(titled.text_content())}  # the title names it
     headlines = titled_seqs | ({_seq(headline.text_content())} if headline is not None else set())

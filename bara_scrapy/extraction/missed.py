@@ -711,6 +711,56 @@ def main_headline(root: HtmlElement, title: str, sites: Collection[str] = ()) ->
     return max(named, key=lambda h: len(h.text_content())) if named else None
 
 
+def others_entries(root: HtmlElement, url: str, headline: HtmlElement | None) -> list[HtmlElement]:
+    """The `<article>`s of other pages on an article's page: each `<article>` whose permalink (its own link of type
+    `bookmark`, which HTML defines as the permalink of the nearest `<article>` around it) leads to another page,
+    when the page has an `<article>` of its own (holding its headline, or whose permalink is the page). A blog's
+    "You may like…" box of other posts, each an `<article>` with its picture linked to its page, its share buttons
+    and its first lines (which trafilatura keeps as the post's): teasers, not this page's text. A listing, whose
+    `<article>`s are all other pages', is their content.
+
+    >>> from lxml.html import fromstring
+    >>> other = '<article><a rel="bookmark" href="/b"><img src="b.jpg"></a><p>The start of another post…</p></article>'
+    >>> t = fromstring(f'<div><article><h1>Otters</h1><p>They came back.</p></article>{other}</div>')
+    >>> [el.text_content() for el in others_entries(t, "http://h/a", t.find(".//h1"))]
+    ['The start of another post…']
+    >>> others_entries(t, "http://h/a", None)
+    []
+
+    An `<article>` with no permalink in a run most of which are other pages' is one of them too:
+
+    >>> t = fromstring(f'<div><article><h1>Otters</h1></article><div>{other}{other}<article><p>First lines…</p>'
+    ...                '</article></div></div>')
+    >>> len(others_entries(t, "http://h/a", t.find(".//h1")))
+    3
+    """
+    articles = list(root.iter("article"))
+    if len(articles) < 2:
+        return []
+    permalinks = {a: _permalink(a) for a in articles}
+    own = {a for a, link in permalinks.items() if (link is not None and not leads_elsewhere(link, url)) or (
+        headline is not None and any(h is headline for h in a.iter("h1")))}
+    if not own:
+        return []
+    others = [a for a, link in permalinks.items() if a not in own and link is not None and leads_elsewhere(link, url)
+              and not any(o in own for o in a.iterdescendants("article"))]  # not a wrapper of the page's own
+    found = set(others)
+    for parent in {a.getparent() for a in others}:  # a run of them: its <article>s with no permalink are too
+        run = [a for a in parent.iterchildren("article")]
+        if 2 * sum(a in found for a in run) > len(run):
+            others += [a for a in run if a not in found and permalinks.get(a) is None and a not in own]
+    return others
+
+
+def _permalink(article: HtmlElement) -> str | None:
+    """The `href` of an `<article>`'s own `rel="bookmark"` link (not one of an `<article>` inside it), or None."""
+    for a in article.iterdescendants("a"):
+        if "bookmark" in (a.get("rel") or "").lower().split() and next(a.iterancestors("article"), None) is article:
+            href = a.get("href")
+            return None if href is None else str(href)
+    return None
+
+
 def standfirst(hero: HtmlElement | None) -> HtmlElement | None:
     """The line a hero (`page_hero`) sets under its headline, however short ("This is what I do."): the element right
     after its `<h1>`, holding words and no link, no element that is a block, and no digit (a dateline, "Posted on

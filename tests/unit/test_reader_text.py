@@ -1887,6 +1887,25 @@ def test_loose_text_between_the_articles_boxes_is_its_text() -> None:
     assert loose in lines and lines.index(loose) < first, lines
 
 
+def test_other_pages_articles_on_an_articles_page_are_teasers() -> None:
+    """A WordPress theme closes a short post with "You may like…": five `<article>`s of other posts, each its
+    picture linked with `rel="bookmark"` (HTML's permalink of the `<article>` around it) to its own page, share
+    buttons and its first lines. trafilatura keeps them all as the post's text, four times its words; they are
+    other pages' articles, not this page's (`missed.others_entries`), however much of the text they are."""
+    body = ("Living a true experience of love is one of the great pleasures of life, and it asks us to look after "
+            "ourselves before we ask anyone else to do it for us, every day of the year.")
+    teaser = ("<article class='post'><center><a rel='bookmark' href='/post-{n}'><img src='/{n}.jpg'></a></center>"
+              "<div><a href='whatsapp://send?text=/post-{n}'>Whatsapp</a> <a href='/{n}.jpg' download>Download"
+              "</a></div><p>Another post number {n} begins with these lines about hope and courage, which go on for a "
+              "while on the other page, telling how to wait for the best and make the best happen when the day is "
+              "hard and the road is long, until they stop …</p></article>")
+    html = ("<html><head><title>Love yourself — Messages</title></head><body><div id='content'><article class='post'>"
+            f"<h1>Love yourself</h1><p>{body}</p></article><article class='post'><h3>You may like...</h3>"
+            + "".join(teaser.format(n=n) for n in range(5)) + "</article></div></body></html>")
+    text = page_content(html, "https://messages.example/love-yourself").text
+    assert body in text and "Another post number" not in text, text
+
+
 def test_a_grids_names_go_with_the_descriptions_kept() -> None:
     """javadoc's summary tables (the committed mirror) are grids of `<div>`s: a class's name, a link alone, then its
     description. trafilatura keeps the descriptions only; each name is its row's (`missed.grid_names`), in its
