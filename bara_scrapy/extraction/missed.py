@@ -714,7 +714,8 @@ def main_headline(root: HtmlElement, title: str, sites: Collection[str] = ()) ->
 def others_entries(root: HtmlElement, url: str, headline: HtmlElement | None) -> list[HtmlElement]:
     """The `<article>`s of other pages on an article's page: each `<article>` whose permalink (its own link of type
     `bookmark`, which HTML defines as the permalink of the nearest `<article>` around it) leads to another page,
-    when the page has an `<article>` of its own (holding its headline, or whose permalink is the page). A blog's
+    when the page has an `<article>` of its own (whose permalink is the page, or holding its headline with no
+    permalink elsewhere: a blog's index heads its newest post with its title, linked to the post). A blog's
     "You may like…" box of other posts, each an `<article>` with its picture linked to its page, its share buttons
     and its first lines (which trafilatura keeps as the post's): teasers, not this page's text. A listing, whose
     `<article>`s are all other pages', is their content.
@@ -725,6 +726,9 @@ def others_entries(root: HtmlElement, url: str, headline: HtmlElement | None) ->
     >>> [el.text_content() for el in others_entries(t, "http://h/a", t.find(".//h1"))]
     ['The start of another post…']
     >>> others_entries(t, "http://h/a", None)
+    []
+    >>> listing = fromstring(f'<div><article><h1><a rel="bookmark" href="/c">Newest</a></h1></article>{other}</div>')
+    >>> others_entries(listing, "http://h/", listing.find(".//h1"))
     []
 
     An `<article>` with no permalink in a run most of which are other pages' is one of them too:
@@ -739,7 +743,7 @@ def others_entries(root: HtmlElement, url: str, headline: HtmlElement | None) ->
         return []
     permalinks = {a: _permalink(a) for a in articles}
     own = {a for a, link in permalinks.items() if (link is not None and not leads_elsewhere(link, url)) or (
-        headline is not None and any(h is headline for h in a.iter("h1")))}
+        link is None and headline is not None and any(h is headline for h in a.iter("h1")))}
     if not own:
         return []
     others = [a for a, link in permalinks.items() if a not in own and link is not None and leads_elsewhere(link, url)
