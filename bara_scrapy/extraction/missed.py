@@ -836,8 +836,9 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
 
 def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
     """The line that heads a page with no `<h1>` the title names (none at all, or only its sections': Doxygen's related
-    pages), before and outside its single `<main>` (anywhere on a page without one) and before its first `<h1>`: the
-    first innermost element whose words are the document title's (the whole title, or a part of it of two words or
+    pages; an `<h1>` that is the site's name names none), before and outside its single `<main>` (anywhere on a page
+    without one, or whose `<main>` holds the site's menu: NodeBB's wraps the whole page) and before its first `<h1>`:
+    the first innermost element whose words are the document title's (the whole title, or a part of it of two words or
     more), not what the page calls its site (`sites`), not in a link, a menu, an aside or a footer (ikiwiki prints a
     page's title as `<span class="title">` in its header, the `<main>` after it; Doxygen as `div.title` in
     `div.headertitle`, with no `<main>`).
@@ -859,11 +860,11 @@ def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> Ht
     """
     main = main_root(tree)
     wanted = seq(title)
-    h1 = list(tree.iter("h1"))
+    h1 = [h for h in tree.iter("h1") if seq(h.text_content()) not in sites]  # a logo's <h1> heads no page
     if not wanted.strip() or any((line := seq(h.text_content())).strip() and line in wanted for h in h1):
         return None  # an <h1> the title names heads the page
-    if main.tag != "main" and role(main) != "main":
-        main = None
+    if (main.tag != "main" and role(main) != "main") or next(main.iter("nav"), None) is not None:
+        main = None  # (a <main> holding the site's menu is the page's wrapper: NodeBB's `main#panel`)
     around = set(main.iterancestors()) if main is not None else set()  # the page's wrappers: the whole page's words
     most = 2 * len(title.split()) + 2  # an element of more tokens than this holds more than the title's words
     for el in tree.iter():

@@ -39,11 +39,6 @@ KNOWN["starlight"] = ["/guides/extracting-birds/: Great spotted woodpecker"]
 KNOWN["asciidoctor"] = [
     "/configuration.html: The harbour authorities we surveyed all archive tide data in UTC",
     "/faq.html: Return to the user guide contents or read about the spring visit"]
-# NodeBB (Persona): the category's name is a breadcrumb and a <p class="hidden-xs">, a Bootstrap "hidden" class on a
-# label of three words or fewer (`boilerplate.is_boilerplate`).
-KNOWN["nodebb"] = [
-    "/category/5/urban-beekeeping: Urban Beekeeping", "/category/6/vintage-radio-repair: Vintage Radio Repair",
-    "/category/7/sourdough-baking: Sourdough Baking"]
 # Docusaurus's blog index dates each post "May 10, 2025 · One min read": a dateline of the entry
 KNOWN_LEAKS = {"docusaurus": ["One min read"],
                # NexT: the archive's "Um..! 5 posts in total. Keep on posting." is trafilatura's. (On a listing of

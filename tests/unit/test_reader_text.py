@@ -1906,6 +1906,16 @@ def test_other_pages_articles_on_an_articles_page_are_teasers() -> None:
     assert body in text and "Another post number" not in text, text
 
 
+def test_a_forums_category_is_headed_by_the_line_its_title_names() -> None:
+    """NodeBB's category page (the committed mirror) has no heading of its own: its `<h1>` is the forum's name in the
+    navbar, and its `<main id="panel">` wraps the whole page, navbar and all. The line the document title names
+    ("Urban Beekeeping | Hobby Workbench"), the breadcrumb's last item, heads the text (`missed.title_line`: a logo's
+    `<h1>` heads nothing, and a `<main>` holding the site's menu is the page's wrapper)."""
+    html = (MIRRORS / "nodebb/site/category/5/urban-beekeeping").read_text()
+    lines = page_content(html, "http://127.0.0.1:8000/category/5/urban-beekeeping").text.split("\n")
+    assert lines[0] == "Urban Beekeeping", lines[:3]
+
+
 def test_a_grids_names_go_with_the_descriptions_kept() -> None:
     """javadoc's summary tables (the committed mirror) are grids of `<div>`s: a class's name, a link alone, then its
     description. trafilatura keeps the descriptions only; each name is its row's (`missed.grid_names`), in its
