@@ -749,8 +749,8 @@ def others_entries(root: HtmlElement, url: str, headline: HtmlElement | None) ->
     others = [a for a, link in permalinks.items() if a not in own and link is not None and leads_elsewhere(link, url)
               and not any(o in own for o in a.iterdescendants("article"))]  # not a wrapper of the page's own
     found = set(others)
-    for parent in {a.getparent() for a in others}:  # a run of them: its <article>s with no permalink are too
-        run = [a for a in parent.iterchildren("article")]
+    for parent in {a.getparent() for a in others} - {None}:  # a run of them: its <article>s with no permalink too
+        run = list(parent.iterchildren("article"))
         if 2 * sum(a in found for a in run) > len(run):
             others += [a for a in run if a not in found and permalinks.get(a) is None and a not in own]
     return others
