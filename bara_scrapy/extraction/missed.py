@@ -665,16 +665,17 @@ def loose_before(own: Iterable[HtmlElement], end: HtmlElement | None, kept: Kept
     >>> [el.tag for el in loose_before(t, kept.end, kept)]
     ['div']
     """
-    last: dict[HtmlElement, int] = {}  # a parent -> the place of its last child that is a kept paragraph
+    before: dict[HtmlElement, set[HtmlElement]] = {}  # a parent -> its children before its last kept paragraph
     out = []
     for el in own:
         parent = el.getparent()
         if el is end or parent is None:
             continue
-        if parent not in last:
-            last[parent] = max((n for n, child in enumerate(parent) if child.tag == "p" and kept.held.get(child)),
-                               default=-1)
-        if parent.index(el) < last[parent]:
+        if parent not in before:
+            children = list(parent)
+            last = max((n for n, child in enumerate(children) if child.tag == "p" and kept.held.get(child)), default=0)
+            before[parent] = set(children[:last])
+        if el in before[parent]:
             out.append(el)
     return frozenset(out)
 
