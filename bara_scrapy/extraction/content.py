@@ -974,7 +974,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     kept = kept_container(structure, kept_seq, {b.seq for b in blocks})
     container, end = kept.container, kept.end
     # other pages' <article>s on an article's page (their permalinks lead there): teasers, even where kept
-    others = "\n".join(_dropped(others_entries(structure, url, main_headline(structure, title, sites))))
+    others = "\n".join(_dropped(others_entries(structure, url, title, sites)))
     furniture = "\n".join([furniture, others])
     groups = repeated_groups(structure)
     rails = site_rails(groups, url, kept)  # lists of the site's pages, this one too: furniture, wherever they are

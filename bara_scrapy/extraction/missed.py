@@ -712,7 +712,7 @@ def main_headline(root: HtmlElement, title: str, sites: Collection[str] = ()) ->
     return max(named, key=lambda h: len(h.text_content())) if named else None
 
 
-def others_entries(root: HtmlElement, url: str, headline: HtmlElement | None) -> list[HtmlElement]:
+def others_entries(root: HtmlElement, url: str, title: str, sites: Collection[str] = ()) -> list[HtmlElement]:
     """The `<article>`s of other pages on an article's page: each `<article>` whose permalink (its own link of type
     `bookmark`, which HTML defines as the permalink of the nearest `<article>` around it) leads to another page,
     when the page has an `<article>` of its own (whose permalink is the page, or holding its headline with no
@@ -724,24 +724,25 @@ def others_entries(root: HtmlElement, url: str, headline: HtmlElement | None) ->
     >>> from lxml.html import fromstring
     >>> other = '<article><a rel="bookmark" href="/b"><img src="b.jpg"></a><p>The start of another post…</p></article>'
     >>> t = fromstring(f'<div><article><h1>Otters</h1><p>They came back.</p></article>{other}</div>')
-    >>> [el.text_content() for el in others_entries(t, "http://h/a", t.find(".//h1"))]
+    >>> [el.text_content() for el in others_entries(t, "http://h/a", "Otters - News")]
     ['The start of another post…']
-    >>> others_entries(t, "http://h/a", None)
+    >>> others_entries(t, "http://h/a", "Otters - News", {" otters "})  # a logo's <h1>: no article of its own
     []
     >>> listing = fromstring(f'<div><article><h1><a rel="bookmark" href="/c">Newest</a></h1></article>{other}</div>')
-    >>> others_entries(listing, "http://h/", listing.find(".//h1"))
+    >>> others_entries(listing, "http://h/", "News")
     []
 
     An `<article>` with no permalink in a run most of which are other pages' is one of them too:
 
     >>> t = fromstring(f'<div><article><h1>Otters</h1></article><div>{other}{other}<article><p>First lines…</p>'
     ...                '</article></div></div>')
-    >>> len(others_entries(t, "http://h/a", t.find(".//h1")))
+    >>> len(others_entries(t, "http://h/a", "Otters - News"))
     3
     """
     articles = list(root.iter("article"))
     if len(articles) < 2:
         return []
+    headline = main_headline(root, title, sites)  # (the page's headline: `title` and `sites` name it)
     permalinks = {a: _permalink(a) for a in articles}
     own = {a for a, link in permalinks.items() if (link is not None and not leads_elsewhere(link, url)) or (
         link is None and headline is not None and any(h is headline for h in a.iter("h1")))}
@@ -1155,9 +1156,8 @@ def _labelled(item: HtmlElement, url: str) -> bool:
     [True, False, False, False]
     """
     links = list(item.iter("a"))
-    if not links or any(el.tag in _NAME_BLOCKS for el in item.iterdescendants()):
-        return False
-    return bool(words(_label(item))) and all(leads_elsewhere(a.get("href"), url) for a in links)
+    return bool(links) and next(item.iterdescendants(*_NAME_BLOCKS), None) is None and bool(words(_label(item))) and \
+        all(leads_elsewhere(a.get("href"), url) for a in links)
 
 
 def contents_trees(root: HtmlElement, url: str, kept: Kept) -> list[HtmlElement]:
@@ -1292,7 +1292,8 @@ def _relations(box: HtmlElement) -> bool:
 
 
 def _label(item: HtmlElement) -> str:
-    """The text of an item before its first link with words ("" with no such link): "Prev by Date:", "battery :".
+    """The text of an item before its first link with words ("" with no such link, or when it is that link): "Prev by
+    Date:", "battery :".
 
     >>> from lxml.html import fromstring
     >>> _label(fromstring('<li>Prev by <b>Date</b>: <a href="/8"><i></i>Camera</a> (Ann)</li>')), _label(
@@ -1302,7 +1303,7 @@ def _label(item: HtmlElement) -> str:
     'hl_log : '
     """
     first = next((a for a in item.iter("a") if a.text_content().strip()), None)
-    if first is None:
+    if first is None or first is item:
         return ""
     parts = [item.text or ""]
     for event, el in iterwalk(item, events=("start", "end")):
@@ -1394,8 +1395,7 @@ def _name_cell(el: HtmlElement) -> bool:
     if len(el) > NAME_CHILDREN or len(text := el.text_content()) > NAME_CHARS or not \
             0 < words(text) <= HEADED_LABEL_WORDS:
         return False
-    first = next((a for a in el.iter("a") if words(a.text_content())), None)
-    return first is not None and not words(text.split(first.text_content(), 1)[0]) and next(
+    return any(words(a.text_content()) for a in el.iter("a")) and not words(_label(el)) and next(
         el.iterdescendants(*_NAME_BLOCKS), None) is None
 
 
