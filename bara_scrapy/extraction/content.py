@@ -203,8 +203,6 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
 
     kept_seqs = [b.seq for b in kept]
     held = [in_structure(found) or found not in furn_seq for found in kept_seqs]
-    body = [b for b, keep in zip(kept, held, strict=True) if keep]
-    body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
     kept_counts = [b.words for b in kept]  # a newline ends a word: the text's words are the blocks' words
     kept_words = sum(kept_counts)
     lost = kept_words - sum(n for n, keep in zip(kept_counts, held, strict=True) if keep)
@@ -212,8 +210,8 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
         # (a <main> beside it, a wrapper named "sidebar"); not other pages' articles: their permalinks say so
         other_seq = _seq(others)
         held = [keep or not (found.strip() and found in other_seq) for found, keep in zip(kept_seqs, held, strict=True)]
-        body = [b for b, keep in zip(kept, held, strict=True) if keep]
-        body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
+    body = [b for b, keep in zip(kept, held, strict=True) if keep]
+    body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
     kept_seq, kept_lines, places = joined_seq(kept_seqs), set(kept_seqs), defaultdict[str, list[int]](list)
     for n, found in enumerate(body_seqs):
         places[found].append(n)
