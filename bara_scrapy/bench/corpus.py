@@ -157,14 +157,15 @@ def _rounded(figures: dict[str, float]) -> dict[str, float]:
     return {k: round(v, 4) for k, v in figures.items() if k != "n"}
 
 
-def score_corpus(result: CrawlResult, server: SiteServer, truths: dict[str, str], name: str = CORPUS_NAME,
-                 offline: dict[str, Any] | None = None, paths: Mapping[str, str] | None = None) -> dict[str, Any]:
+def score_corpus(result: CrawlResult, server: SiteServer, truths: dict[str, str], paths: Mapping[str, str],
+                 name: str = CORPUS_NAME, offline: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The crawl's items scored against the golds, each page's item found at its served path (`paths`)."""
     by_url = {item["url"]: item for item in result.items}
     texts: dict[str, str] = {}
     articles: dict[str, str] = {}
     missing = 0
     for key in truths:
-        item = by_url.get(canonicalize(server.url((paths or {}).get(key, f"/p/{key}.html"))))
+        item = by_url.get(canonicalize(server.url(paths[key])))
         if item is None:
             missing += 1
         texts[key] = item.get("text", "") if item else ""

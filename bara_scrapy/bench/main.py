@@ -117,7 +117,7 @@ async def run_corpus(opts: BenchOptions, print_line: Printer, name: str) -> dict
         job = corpus_job(server, len(page_list))
         job = replace(job, settings={**opts.settings, **job.settings})
         (result,) = await run_jobs([job], opts.out / "items" / f"corpus-{name}", parallel=1)
-        figures = score_corpus(result, server, truths, name, offline, paths)
+        figures = score_corpus(result, server, truths, paths, name, offline)
     finally:
         server.stop()
     traf, bara = offline["trafilatura"], offline["bara"]
