@@ -254,10 +254,6 @@ def _norm(s: str) -> str:
     return words if words.isprintable() else " ".join(_INVISIBLE_RE.sub("", words).split())
 
 
-def _cell_text(el: HtmlElement) -> str:
-    return _norm(_text(el)).replace("|", "\\|")
-
-
 def _is_data_row(tr: HtmlElement) -> bool:
     """A row whose cells hold only inline content (layout tables nest blocks in cells; a cell without children
     holds none, seen without walking its descendants).
@@ -378,9 +374,10 @@ class _Walker:
                 self.flush(kind)
         elif tag == "tr" and len(el) and _is_data_row(el):
             self.flush(kind)
-            cells = [_cell_text(c) for c in el if c.tag in ("td", "th")]
+            cells = [_norm(_text(c)) for c in el if c.tag in ("td", "th")]
             if any(cells):
-                self.blocks.append(Block("row", " | ".join(cells), "| " + " | ".join(cells) + " |",
+                md = " | ".join(c.replace("|", "\\|") for c in cells)  # a cell's "|" is escaped in Markdown only
+                self.blocks.append(Block("row", " | ".join(cells), f"| {md} |",
                                          int(self.rows == 0), self.inside > 0, path=f"{self.path}/{signature(el)}",
                                          group=self.group, box=self.here))
                 self.rows += 1
