@@ -70,6 +70,7 @@ from .missed import (
     page_hero,
     past_article,
     quote_attributions,
+    seq_words,
     site_rails,
     standfirst,
     title_line,
@@ -231,7 +232,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
             return found in kept_lines  # a heading as a line of its own
         named = found in names and i + 1 < len(structure) and (  # a grid's name, before its line (kept, or marked)
             anchors[i + 1] >= 0 or structure[i + 1].marked)
-        return found in kept_seq and not named
+        return (found in kept_seq and not named) or _holds_kept(found, body_seqs[:following[i]])
 
     out: list[Block] = []
     pos, added = 0, set[str]()
@@ -465,6 +466,19 @@ def _label(b: Block) -> bool:
 
 
 _LINK_LABEL = re.compile(r"\[([^\]]*)\]\(")  # a link's label in a line's Markdown
+
+
+def _holds_kept(found: str, kept: Sequence[str]) -> bool:
+    """Whether lines trafilatura kept (`kept`: those before this one in the text) are most of a tree's line's words,
+    two of them or more: one element holding several of the article's paragraphs (a layout table's cell, apart by
+    `<br>`s only), whose copy would read them twice.
+
+    >>> kept = [" the fire department tapped into the city s system ", " a gis application allowed more records "]
+    >>> _holds_kept(" with citizens safe" + kept[0] + kept[1][1:], kept), _holds_kept(" safe" + kept[0], kept)
+    (True, False)
+    """
+    held = [n for line in kept if (n := seq_words(line)) >= SHORT_LINE_WORDS and line in found]
+    return len(held) > 1 and 2 * sum(held) > seq_words(found)
 
 
 def _fuller(kept: Block, tree: Block) -> bool:

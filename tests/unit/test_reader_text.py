@@ -12,8 +12,8 @@ from lxml.html import fromstring, tostring
 
 from bara_scrapy.bench.articles import default_corpus, load_corpus
 from bara_scrapy.bench.corpus import load
-from bara_scrapy.extraction.blocks import seq
-from bara_scrapy.extraction.content import page_content
+from bara_scrapy.extraction.blocks import Block, seq
+from bara_scrapy.extraction.content import merge, page_content
 from bara_scrapy.extraction.lists import repeated_groups
 from bara_scrapy.extraction.missed import TEXT_TAGS, _apart, _held_tags, joined_seq, seq_words
 
@@ -2038,3 +2038,27 @@ def test_a_bar_in_a_cell_is_escaped_in_markdown_only() -> None:
     assert "\\" not in page.text
     assert "| --format | csv \\| json |" in page.markdown.split("\n")
 
+
+def test_a_cell_holding_paragraphs_trafilatura_kept_is_not_read_twice() -> None:
+    """A layout table's cell holds the article's paragraphs apart by `<br><br>` only: one line of the tree, which
+    trafilatura kept paragraph by paragraph but for the first. Taken for a table's header row above them, the cell
+    went in whole after them: the article twice (`content._holds_kept`)."""
+    paras = ["With citizens out of harm's way, police used a robot to remove the bomb.",
+             "The incident offers a dramatic example of how the fire service uses maps.",
+             "The fire department tapped into the city's mapping system for hydrants."]
+    line = lambda text: Block("p", text, text)  # noqa: E731
+    cell = Block("row", " ".join(paras), f"| {' '.join(paras)} |", 1)
+    after = line("Launched in 2000, the initiative provides new tools to a changing city.")
+    out = merge([line("Case study"), cell, after], [line("Case study"), line(paras[1]), line(paras[2]), after])
+    assert [b.text for b in out] == ["Case study", paras[1], paras[2], after.text]
+
+
+@pytest.mark.skipif(not CLEANEVAL.is_dir(), reason=f"CleanEval corpus not found at {CLEANEVAL} (set BARA_CORPORA)")
+def test_a_layout_cell_of_the_whole_article_does_not_repeat_it() -> None:
+    """HP's case study: the story's paragraphs after its first two stand in one layout cell, apart by `<br><br>`;
+    the cell came back as one more line after them, the article read twice (P 0.51; trafilatura 0.94)."""
+    pages, _ = load(CLEANEVAL)
+    html, url = next((h, u) for k, h, u, _ in pages if k == "cleaneval-final-69")
+    text = page_content(html, url).text
+    assert text.count("The incident offers a dramatic example") == 1
+    assert "Facing a hazard of unknown proportions" in text
