@@ -247,6 +247,14 @@ def separate_words(tree: HtmlElement) -> None:
     >>> separate_words(t)
     >>> t.text_content()
     'From the terminal Inside a script supercalifragilistic'
+
+    Two cells of a row are two boxes, whatever the row holds (a block in one of them makes it no data row, read as
+    text): a job's location and its date.
+
+    >>> t = fromstring('<table><tr><td>PA - READING</td><td><span>5 Days Ago</span></td><td>(new)</td></tr></table>')
+    >>> separate_words(t)
+    >>> t.text_content()
+    'PA - READING 5 Days Ago(new)'
     """
     verbatim = {el for code in tree.iter("pre", "code") for el in code.iterdescendants()}
     for el in tree.iter(*_INLINE):
@@ -262,6 +270,12 @@ def separate_words(tree: HtmlElement) -> None:
         before, after = el.text_content()[-1:], nxt.text_content()[:1]
         if (before.isalnum() or before in _CLOSING) and after.isalnum():
             el.tail = " "
+    for cell in tree.iter("td", "th"):  # two cells of a row are two boxes, whatever the row holds
+        nxt = cell.getnext()
+        if not cell.tail and nxt is not None and nxt.tag in ("td", "th"):
+            before, after = cell.text_content().rstrip()[-1:], nxt.text_content().lstrip()[:1]
+            if (before.isalnum() or before in _CLOSING) and after.isalnum():
+                cell.tail = " "
 
 
 def _badge_apart(el: HtmlElement) -> None:

@@ -12,10 +12,11 @@ from lxml.html import fromstring, tostring
 
 from bara_scrapy.bench.articles import default_corpus, load_corpus
 from bara_scrapy.bench.corpus import load
-from bara_scrapy.extraction.blocks import Block, seq
+from bara_scrapy.extraction.blocks import Block, seq, tree_blocks
 from bara_scrapy.extraction.content import merge, page_content
 from bara_scrapy.extraction.lists import repeated_groups
 from bara_scrapy.extraction.missed import TEXT_TAGS, _apart, _held_tags, joined_seq, seq_words
+from bara_scrapy.extraction.text import parse
 
 URL = "http://127.0.0.1:8000/article/otters"
 MIRRORS = Path(__file__).parents[2] / "bara_scrapy/bench/mirrors"  # real software's pages (`bench/generators.py`)
@@ -2062,3 +2063,15 @@ def test_a_layout_cell_of_the_whole_article_does_not_repeat_it() -> None:
     text = page_content(html, url).text
     assert text.count("The incident offers a dramatic example") == 1
     assert "Facing a hazard of unknown proportions" in text
+
+
+
+def test_two_cells_of_a_row_are_two_boxes() -> None:
+    """A job board's row holds a block (the job's description), so it is read as text, not as a data row: its
+    cells, written with no space between (`</td><td>PA - READING</td><td><span>5 Days Ago</span>`), glued the
+    location to the date ("READING5 Days Ago"), and trafilatura's copy of the line, apart, came out beside it."""
+    tree = parse('<html><body><table><tr><td><a href="/job/1">Clerk</a><div>Files and answers the phone.</div></td>'
+                 '<td><b>OfficeTeam</b></td><td>PA - READING</td><td><span>5 Days Ago</span></td></tr></table>'
+                 '</body></html>')
+    assert tree is not None
+    assert "OfficeTeam PA - READING 5 Days Ago" in [b.text for b in tree_blocks(tree)]
