@@ -400,6 +400,9 @@ class _Walker:
                 else:
                     self.md.append(before + label + after)
                 self.link_words += word_count(label)
+            elif raw[:1].isspace():  # a link of a space alone sets the words around it apart ("located<a> </a>near")
+                self.text.append(" ")
+                self.md.append(" ")
         elif tag == "code" and kind != "code":  # inline code stays in its sentence
             raw = _text(el)
             label = _norm(raw)

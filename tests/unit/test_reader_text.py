@@ -2075,3 +2075,10 @@ def test_two_cells_of_a_row_are_two_boxes() -> None:
                  '</body></html>')
     assert tree is not None
     assert "OfficeTeam PA - READING 5 Days Ago" in [b.text for b in tree_blocks(tree)]
+
+def test_a_link_of_a_space_alone_sets_words_apart() -> None:
+    """`<a>strategically located</a><a> </a>near`: a link whose text is a space is a space between the words
+    around it (the tree read "locatednear", which then stood for the line trafilatura had right)."""
+    tree = fromstring('<p>The U.S. base is <a href="/a">strategically located</a><a href="/b"> </a>near the Iraqi'
+                      ' border.</p>')
+    assert [b.text for b in tree_blocks(tree)] == ["The U.S. base is strategically located near the Iraqi border."]
