@@ -214,11 +214,12 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     body = [b for b, keep in zip(kept, held, strict=True) if keep]
     body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
     kept_seq, kept_lines, places = joined_seq(kept_seqs), set(kept_seqs), defaultdict[str, list[int]](list)
-    for n, found in enumerate(body_seqs):
-        places[found].append(n)
-    counts, seen = Counter(struct_seqs), Counter[str]()
+    for n, found in enumerate(body_seqs):  # by their letters: trafilatura may glue two inline elements ("READING5")
+        places[found.replace(" ", "")].append(n)
+    letters = [found.replace(" ", "") for found in struct_seqs]
+    counts, seen = Counter(letters), Counter[str]()
     anchors = []  # a line the tree repeats ("Read more" under every card) only where trafilatura kept each, in order
-    for found in struct_seqs:
+    for found in letters:
         at = places.get(found, ())
         anchors.append(at[seen[found]] if len(at) == counts[found] or (at and counts[found] == 1) else -1)
         seen[found] += 1

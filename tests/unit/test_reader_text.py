@@ -2076,6 +2076,18 @@ def test_two_cells_of_a_row_are_two_boxes() -> None:
     assert tree is not None
     assert "OfficeTeam PA - READING 5 Days Ago" in [b.text for b in tree_blocks(tree)]
 
+def test_a_line_trafilatura_glued_is_the_trees_line() -> None:
+    """trafilatura glued two words the tree keeps apart ("mostpowerful technique"): the tree's line, missed by
+    trafilatura in the words' sense, went in beside trafilatura's, the sentence twice. Lines are matched by their
+    letters, and the tree's spacing is kept (`content._from_tree`)."""
+    spaced = "What you are about to discover is the most powerful technique you could ever have."
+    line = lambda text, marked=False: Block("p", text, text, marked=marked)  # noqa: E731
+    out = merge([line("Secrets"), line(spaced, True), line("Order now")],
+                [line("Secrets"), line(spaced.replace("most powerful", "mostpowerful")), line("Order now")])
+    assert [b.text for b in out] == ["Secrets", spaced, "Order now"]
+
+
+
 def test_a_link_of_a_space_alone_sets_words_apart() -> None:
     """`<a>strategically located</a><a> </a>near`: a link whose text is a space is a space between the words
     around it (the tree read "locatednear", which then stood for the line trafilatura had right)."""
