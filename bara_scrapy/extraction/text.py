@@ -271,11 +271,43 @@ def separate_words(tree: HtmlElement) -> None:
         if (before.isalnum() or before in _CLOSING) and after.isalnum():
             el.tail = " "
     for cell in tree.iter("td", "th"):  # two cells of a row are two boxes, whatever the row holds
-        nxt = cell.getnext()
-        if not cell.tail and nxt is not None and nxt.tag in ("td", "th"):
-            before, after = cell.text_content().rstrip()[-1:], nxt.text_content().lstrip()[:1]
-            if (before.isalnum() or before in _CLOSING) and after.isalnum():
-                cell.tail = " "
+        if cell.tail or (nxt := cell.getnext()) is None or nxt.tag not in ("td", "th"):
+            continue
+        before, after = _last_char(cell), _first_char(nxt)
+        if (before.isalnum() or before in _CLOSING) and after.isalnum():
+            cell.tail = " "
+
+
+def _first_char(el: HtmlElement) -> str:
+    """The first character of an element's text (`text_content()[:1]`), found without reading all of it.
+
+    >>> from lxml.html import fromstring
+    >>> _first_char(fromstring("<td><!-- c --><b></b><i>5 Days</i></td>")), _first_char(fromstring("<td> 5</td>"))
+    ('5', ' ')
+    """
+    if el.text:
+        return el.text[0]
+    for child in el:
+        if found := (_first_char(child) if isinstance(child.tag, str) else ""):
+            return found
+        if child.tail:
+            return child.tail[0]
+    return ""
+
+
+def _last_char(el: HtmlElement) -> str:
+    """The last character of an element's text (`text_content()[-1:]`), found from its end.
+
+    >>> from lxml.html import fromstring
+    >>> _last_char(fromstring("<td>PA - <b>READING</b><!-- c --></td>")), _last_char(fromstring("<td>Ago. </td>"))
+    ('G', ' ')
+    """
+    for child in reversed(el):
+        if child.tail:
+            return child.tail[-1]
+        if found := (_last_char(child) if isinstance(child.tag, str) else ""):
+            return found
+    return el.text[-1] if el.text else ""
 
 
 def _badge_apart(el: HtmlElement) -> None:
