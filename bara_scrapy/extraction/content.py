@@ -471,15 +471,18 @@ _LINK_LABEL = re.compile(r"\[([^\]]*)\]\(")  # a link's label in a line's Markdo
 
 def _holds_kept(found: str, kept: Sequence[str]) -> bool:
     """Whether lines trafilatura kept (`kept`: those before this one in the text) are most of a tree's line's words,
-    two of them or more: one element holding several of the article's paragraphs (a layout table's cell, apart by
+    two different lines or more: one element holding several of the article's paragraphs (a layout table's cell, apart by
     `<br>`s only), whose copy would read them twice.
 
     >>> kept = [" the fire department tapped into the city s system ", " a gis application allowed more records "]
     >>> _holds_kept(" with citizens safe" + kept[0] + kept[1][1:], kept), _holds_kept(" safe" + kept[0], kept)
     (True, False)
     """
-    held = [n for line in kept if (n := seq_words(line)) >= SHORT_LINE_WORDS and line in found]
-    return len(held) > 1 and 2 * sum(held) > seq_words(found)
+    words = seq_words(found)
+    if words < 2 * SHORT_LINE_WORDS:  # too short to hold two lines of a sentence's length, one after the other
+        return False
+    held = [n for line in set(kept) if (n := seq_words(line)) >= SHORT_LINE_WORDS and line in found]
+    return len(held) > 1 and 2 * sum(held) > words
 
 
 def _fuller(kept: Block, tree: Block) -> bool:
