@@ -471,8 +471,8 @@ _LINK_LABEL = re.compile(r"\[([^\]]*)\]\(")  # a link's label in a line's Markdo
 
 def _holds_kept(found: str, kept: Sequence[str]) -> bool:
     """Whether lines trafilatura kept (`kept`: those before this one in the text) are most of a tree's line's words,
-    two different lines or more: one element holding several of the article's paragraphs (a layout table's cell, apart by
-    `<br>`s only), whose copy would read them twice.
+    two different lines or more: one element holding several of the article's paragraphs (a layout table's cell,
+    apart by `<br>`s only), whose copy would read them twice.
 
     >>> kept = [" the fire department tapped into the city s system ", " a gis application allowed more records "]
     >>> _holds_kept(" with citizens safe" + kept[0] + kept[1][1:], kept), _holds_kept(" safe" + kept[0], kept)

@@ -285,14 +285,12 @@ def _first_char(el: HtmlElement) -> str:
     >>> _first_char(fromstring("<td><!-- c --><b></b><i>5 Days</i></td>")), _first_char(fromstring("<td> 5</td>"))
     ('5', ' ')
     """
-    if el.text:
-        return el.text[0]
+    text: str = el.text or ""
     for child in el:
-        if found := (_first_char(child) if isinstance(child.tag, str) else ""):
-            return found
-        if child.tail:
-            return child.tail[0]
-    return ""
+        if text:
+            break
+        text = (_first_char(child) if isinstance(child.tag, str) else "") or child.tail or ""
+    return text[:1]
 
 
 def _last_char(el: HtmlElement) -> str:
@@ -303,11 +301,11 @@ def _last_char(el: HtmlElement) -> str:
     ('G', ' ')
     """
     for child in reversed(el):
-        if child.tail:
-            return child.tail[-1]
-        if found := (_last_char(child) if isinstance(child.tag, str) else ""):
-            return found
-    return el.text[-1] if el.text else ""
+        tail: str = child.tail or ""
+        if found := tail or (_last_char(child) if isinstance(child.tag, str) else ""):
+            return found[-1:]
+    text: str = el.text or ""
+    return text[-1:]
 
 
 def _badge_apart(el: HtmlElement) -> None:
