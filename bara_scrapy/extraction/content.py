@@ -214,7 +214,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     body = [b for b, keep in zip(kept, held, strict=True) if keep]
     body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
     kept_seq, kept_lines, places = joined_seq(kept_seqs), set(kept_seqs), defaultdict[str, list[int]](list)
-    for n, found in enumerate(body_seqs):  # by their letters: trafilatura may glue two inline elements ("READING5")
+    for n, found in enumerate(body_seqs):  # by their letters: trafilatura may glue two words ("mostpowerful")
         places[found.replace(" ", "")].append(n)
     letters = [found.replace(" ", "") for found in struct_seqs]
     counts, seen = Counter(letters), Counter[str]()
