@@ -61,6 +61,10 @@ _BLOCKS = frozenset(
 # as `//*[@hidden]`, without a predicate tested on each element, which libxml2 does slowly) and the <template>s
 _UNRENDERED = etree.XPath("/descendant::*/@hidden/..|/descendant::template")
 _RUBY_NOTES = etree.XPath("/descendant::rt|/descendant::rp")
+_DISCLOSED = etree.XPath("/descendant::*[@aria-expanded]/@aria-controls")  # the ids of the panels controls open
+_WITH_ID = etree.XPath("/descendant::*[@id]")
+_UNTIL_FOUND = etree.XPath("/descendant::*[@hidden='until-found']")
+_HIDING = re.compile(r"(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?;?", re.IGNORECASE)
 _INLINE = ("a", "span", "time", "b", "strong", "em", "i", "small", "label", "abbr", "cite", "code", "img", "mark",
            "u", "s", "sub", "sup")
 _BOXES = frozenset({"input", "img", "svg"})  # empty elements that take a box of their own between two inline ones
@@ -417,6 +421,7 @@ def parse(html: str) -> HtmlElement | None:
         tree = _load(f"<html><body>{clean(html)}</body></html>")
     if tree is None:
         return None
+    open_panels(tree)
     # not rendered, whatever the CSS says; but a tab panel is its tab's: every panel in the DOM is the page's
     # content (Docusaurus hides all but the first)
     for el in _UNRENDERED(tree):
@@ -431,6 +436,29 @@ def parse(html: str) -> HtmlElement | None:
     separate_words(tree)
     quote_headers(tree)
     return tree
+
+
+def open_panels(tree: HtmlElement) -> None:
+    """Show the panels a reader opens: an element whose id a control names in `aria-controls` beside its
+    `aria-expanded` (an accordion's question, a "Read more" button), hidden until the click (`hidden`, `aria-hidden`,
+    an inline `display: none`), and an element `hidden="until-found"` (HTML's hidden until a reader's search in the
+    page finds it: GOV.UK's accordion sections). Their text is the page's, as a tab panel's is: an FAQ's answers.
+
+    >>> t = fromstring('<div><h3><button aria-expanded="false" aria-controls="a1">Can I renew online?</button></h3>'
+    ...                '<div id="a1" hidden aria-hidden="true" style="color: red; display: none"><p>Yes.</p></div>'
+    ...                '<section hidden="until-found"><p>Opening hours</p></section><ul id="m" hidden><li>Home</li>'
+    ...                '</ul></div>')
+    >>> open_panels(t)
+    >>> [sorted(el.keys()) for el in t[1:]], t[1].get("style")
+    ([['id', 'style'], [], ['hidden', 'id']], 'color: red; ')
+    """
+    named = {name for value in _DISCLOSED(tree) for name in value.split()}
+    opened = [el for el in _WITH_ID(tree) if el.get("id") in named] if named else []
+    for el in (*_UNTIL_FOUND(tree), *opened):
+        for attribute in ("hidden", "aria-hidden"):
+            el.attrib.pop(attribute, None)
+        if style := el.get("style"):
+            el.set("style", _HIDING.sub("", style))
 
 
 def inline_quotes(tree: HtmlElement) -> None:

@@ -2094,3 +2094,26 @@ def test_a_link_of_a_space_alone_sets_words_apart() -> None:
     tree = fromstring('<p>The U.S. base is <a href="/a">strategically located</a><a href="/b"> </a>near the Iraqi'
                       ' border.</p>')
     assert [b.text for b in tree_blocks(tree)] == ["The U.S. base is strategically located near the Iraqi border."]
+
+
+def faq_page(panel: str) -> str:
+    """A university's FAQ whose answers are accordion panels, each `panel` (an attribute string) until its question's
+    button opens it."""
+    items = "".join(f'<h3><button aria-expanded="false" aria-controls="a{n}" id="q{n}">Can I defer my place '
+                    f'to the year {2027 + n}?</button></h3><div id="a{n}" role="region" aria-labelledby="q{n}" {panel}>'
+                    f'<p>Yes: write to admissions before the first of June {2027 + n}, giving the reason in a line or '
+                    f'two, and we keep your place.</p></div>' for n in range(4))
+    return (f"<html><head><title>Admissions FAQ</title></head><body><header><nav><a href='/'>Home</a></nav></header>"
+            f"<main><h1>Admissions: frequently asked questions</h1><p>What applicants ask us most, answered by the "
+            f"admissions office.</p>{items}</main><footer>University of Example</footer></body></html>")
+
+
+@pytest.mark.parametrize("panel", ["hidden", 'style="display: none" aria-hidden="true"', 'hidden="until-found"'])
+def test_an_accordions_answers_are_the_pages_text(panel: str) -> None:
+    """The answers of an accordion stand in the DOM, hidden until a reader opens each with its question's button
+    (`aria-controls`, `aria-expanded`): content, as a tab's panel is. Their questions went with them (headings over
+    nothing, taken for the labels of sections left out)."""
+    lines = page_content(faq_page(panel), "https://example.edu/admissions/faq").text.split("\n")
+    assert "Can I defer my place to the year 2029?" in lines, lines
+    assert ("Yes: write to admissions before the first of June 2029, giving the reason in a line or two, and we keep "
+            "your place.") in lines
