@@ -421,7 +421,8 @@ def parse(html: str) -> HtmlElement | None:
         tree = _load(f"<html><body>{clean(html)}</body></html>")
     if tree is None:
         return None
-    open_panels(tree)
+    if "aria-controls" in html or "until-found" in html:  # most pages have no panel to open: no pass over them
+        open_panels(tree)
     # not rendered, whatever the CSS says; but a tab panel is its tab's: every panel in the DOM is the page's
     # content (Docusaurus hides all but the first)
     for el in _UNRENDERED(tree):
