@@ -271,15 +271,18 @@ def separate_words(tree: HtmlElement) -> None:
             continue
         if el.tag in _FORMATTING and nxt.tag in _FORMATTING and not boxed:
             continue
-        before, after = el.text_content()[-1:], nxt.text_content()[:1]
-        if (before.isalnum() or before in _CLOSING) and after.isalnum():
-            el.tail = " "
+        _set_apart(el, nxt)
     for cell in tree.iter("td", "th"):  # two cells of a row are two boxes, whatever the row holds
-        if cell.tail or (nxt := cell.getnext()) is None or nxt.tag not in ("td", "th"):
-            continue
-        before, after = _last_char(cell), _first_char(nxt)
-        if (before.isalnum() or before in _CLOSING) and after.isalnum():
-            cell.tail = " "
+        if not cell.tail and (nxt := cell.getnext()) is not None and nxt.tag in ("td", "th"):
+            _set_apart(cell, nxt)
+
+
+def _set_apart(el: HtmlElement, nxt: HtmlElement) -> None:
+    """A space after `el` (two boxes side by side, nothing between) where its last character and the first of `nxt`
+    would glue a word, or closing punctuation, to the next word."""
+    before, after = _last_char(el), _first_char(nxt)
+    if (before.isalnum() or before in _CLOSING) and after.isalnum():
+        el.tail = " "
 
 
 def _first_char(el: HtmlElement) -> str:
