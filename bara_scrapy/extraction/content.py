@@ -274,7 +274,9 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
     (`headlines`, as `seq`s) heads the page, whatever rank its first section has (a blog theme's `<h2>` title
     over the post's own `<h2>`s). So is an entry's title the caller marked when the line after it in the tree
     (`structured`), not a heading, is in the text elsewhere: trafilatura read the first of a page's `<article>`s
-    first, so its excerpt leads the text and its title stands over the next entry's.
+    first, so its excerpt leads the text and its title stands over the next entry's. A heading followed by one of
+    higher rank in the same repeated group (`Block.group`) heads its card: a pricing card's plan name in an `<h4>`
+    over its price in an `<h1>` (a group's next item begins as this one does, with a heading of this rank).
 
     >>> h = lambda t, n: Block("h", t, t, n, framed=True)
     >>> p = Block("p", "Body", "Body")
@@ -287,6 +289,11 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
     >>> otters, gist = Block("h", "Otters", "", 3, marked=True, framed=True), Block("p", "Nine came back.", "")
     >>> [b.text for b in _without_orphans([gist, otters, h("Herons", 3), p], structured=[otters, gist])]
     ['Nine came back.', 'Otters', 'Herons', 'Body']
+    >>> card = lambda t, n: Block("h", t, t, n, framed=True, group=0)
+    >>> [b.text for b in _without_orphans([card("Starter", 4), card("$0", 1), p, card("Team", 4), card("$29", 1), p])]
+    ['Starter', '$0', 'Body', 'Team', '$29', 'Body']
+    >>> [b.text for b in _without_orphans([card("Rail", 3), card("Teaser", 3), card("Teaser 2", 3)])]
+    []
     """
     after: dict[int, str] = {}  # a marked heading of the tree -> the line after it there
     if any(b.marked and b.kind == "h" for b in blocks):
@@ -295,8 +302,11 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
     out = []
     for n, b in enumerate(blocks):
         nxt = blocks[n + 1] if n + 1 < len(blocks) else None
-        if b.kind == "h" and b.framed and not b.carded and (nxt is None or (nxt.kind == "h" and nxt.level <= b.level)) \
-                and b.seq not in headlines and after.get(id(b)) not in present:
+        # a heading of higher rank in the same group is the same card's (its price in an <h1> under its <h4> title)
+        ended = nxt is None or (nxt.kind == "h" and nxt.level <= b.level
+                                and not (0 <= b.group == nxt.group and nxt.level < b.level))
+        if b.kind == "h" and b.framed and not b.carded and ended and b.seq not in headlines \
+                and after.get(id(b)) not in present:
             continue
         out.append(b)
     return out

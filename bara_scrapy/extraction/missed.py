@@ -268,7 +268,9 @@ def is_plain_run(g: Group) -> bool:
 def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kept,
                   in_main: bool = False) -> list[Group]:
     """The groups trafilatura mostly left out of the text it kept (given as its `seq` and its number of
-    words) that are content: inside the kept text's container; items with text of their own (comments,
+    words) that are content: inside the kept text's container, or anywhere in the page's `<main>` (`in_main`: the
+    walk's root is it) when the kept text is short (under `ARTICLE_WORDS`: a shop collection's description in its
+    own box over its product grid, of cards of a title link and a price); items with text of their own (comments,
     replies, reviews, posts: few links and no title links; or posts shown whole, `posts_shown_whole`) anywhere; or
     outweighing a short kept text (a list page). A group of link titles only when there is no prose beside it (else
     it is a related-links box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept
@@ -285,7 +287,9 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
         if g.parent.tag == "body" and (not holding.isdisjoint(g.items) or _among(kept.container, g)):
             continue  # the page's regions, one of them the content: a header, the content and a footer
         dominant = _dominant(g, kept_words)
-        near = informative and (g.parent is container or container in g.parent.iterancestors())
+        # a short kept text in the page's <main> introduces the <main>'s list, wherever in it that list stands
+        near = (informative and (g.parent is container or container in g.parent.iterancestors())) \
+            or (in_main and kept_words < ARTICLE_WORDS)
         plain = is_plain_run(g) or posts_shown_whole(g, kept)
         if kept_words >= LONG_ARTICLE and end is not None and follows(g, end) and not plain:
             continue  # after a long article, a run of link titles is a teaser rail or tags

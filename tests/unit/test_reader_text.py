@@ -2117,3 +2117,44 @@ def test_an_accordions_answers_are_the_pages_text(panel: str) -> None:
     assert "Can I defer my place to the year 2029?" in lines, lines
     assert ("Yes: write to admissions before the first of June 2029, giving the reason in a line or two, and we keep "
             "your place.") in lines
+
+
+PRODUCTS = [("Fjord Mug", "$32.00"), ("Ember Tumbler", "$28.00"), ("Saltmarsh Latte Bowl", "$36.00"),
+            ("Moorland Espresso Cup", "$22.00"), ("Tidepool Pint Mug", "$38.00"), ("Heather Tea Mug", "$30.00")]
+
+
+def test_a_collections_product_grid_under_its_description_is_the_pages_text() -> None:
+    """A shop's collection page (Shopify's Dawn theme): a description of two paragraphs in a box of its own, then,
+    elsewhere in `<main>`, the grid of product cards, each a title link and a price. trafilatura keeps the
+    description alone; the grid is what the page lists, not a rail beside an article."""
+    cards = "".join(f'<li class="grid__item"><div class="card-wrapper"><div class="card__media"><img src="/p/{n}.jpg" '
+                    f'alt=""></div><div class="card__information"><h3 class="card__heading h5"><a href="/products/{n}">'
+                    f'{name}</a></h3><div class="price"><span class="price-item">{price} USD</span></div></div></div>'
+                    f'</li>' for n, (name, price) in enumerate(PRODUCTS))
+    html = ("<html><head><title>Mugs &amp; Cups – Kiln &amp; Crow</title></head><body><header><nav><a href='/'>Home"
+            "</a><a href='/collections/all'>Shop</a><a href='/pages/about'>About</a></nav></header><main>"
+            "<div class='collection-hero'><h1 class='collection-hero__title'>Mugs &amp; Cups</h1>"
+            "<div class='collection-hero__description rte'><p>Every mug in this collection is thrown on the wheel in "
+            "our studio on the edge of the moors, glazed by hand and fired in our gas kiln. Because the glazes move in "
+            "the firing, no two pieces are quite alike, and the photographs show a typical example.</p><p>All of our "
+            "stoneware is dishwasher safe, and everything except the travel cup can go in the microwave.</p></div>"
+            "</div><div class='product-grid-container'><aside class='facets'><h2>Filter:</h2></aside>"
+            f"<ul id='product-grid' class='grid product-grid'>{cards}</ul></div></main><footer><p>© 2026 Kiln &amp; "
+            "Crow Pottery</p></footer></body></html>")
+    lines = page_content(html, "https://shop.example/collections/mugs").text.split("\n")
+    for name, price in PRODUCTS:
+        assert name in lines and f"{price} USD" in lines, lines
+    assert "Home" not in lines
+
+
+def test_a_pricing_cards_plan_name_over_its_price_heading_stays() -> None:
+    """Bootstrap's pricing cards on a product's landing page (`pages/bootstrap_landing.html`, written after
+    Bootstrap 5's pricing example): the plan's name in the card header's `<h4>`, its price in an `<h1>` under it.
+    trafilatura leaves the cards out; the name heads its card, no section left out: a heading of higher rank after
+    it in the same group is the card's."""
+    html = (Path(__file__).parent / "pages" / "bootstrap_landing.html").read_text()
+    lines = page_content(html, "https://tallyroom.example.com/").text.split("\n")
+    for name, price, feature in [("Starter", "$0/mo", "Up to 3 team members"),
+                                 ("Team", "$29/mo", "Approval flows and Friday payouts"),
+                                 ("Studio", "$79/mo", "Xero and QuickBooks sync")]:
+        assert lines.index(name) + 1 == lines.index(price) < lines.index(feature), lines
