@@ -52,6 +52,7 @@ from .missed import (
     first_heading,
     follows,
     follows_in_document,
+    form_notes,
     grid_names,
     inflow_cards,
     inserted_teasers,
@@ -1004,7 +1005,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     furniture = "\n".join([furniture, others])
     groups = repeated_groups(structure)
     rails = site_rails(groups, url, kept)  # lists of the site's pages, this one too: furniture, wherever they are
-    groups = [g for g in groups if g not in rails]
+    groups = [g for g in groups if g not in rails and not form_notes(g, kept)]  # a comment form's notes: no thread
     furniture = "\n".join([furniture, *_dropped(item for g in rails for item in g.items)])
     missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)
     pairs = entry_pairs(structure, url, kept, kept_seq, kept_words)

@@ -303,6 +303,24 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     return out
 
 
+def form_notes(g: Group, kept: Kept) -> bool:
+    """Whether a group stands in a `<form>` after the last element whose text trafilatura kept (`Kept.end`), a
+    form that does not hold where that text is written (`Kept.container`): the form's own notes, never the page's
+    list or its thread (Drupal's comment form lists the text formats it allows, plain lines under the article's
+    comments, taken for more of them). A page written wholly in one form (ASP.NET's) holds its text in it; a
+    tracker's issue shows its properties in the form that edits them, over its messages.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p>Story.</p><form><ul><li>Lines break.</li><li>Links work.</li></ul></form></div>')
+    >>> g = Group(t[1][0], tuple(t[1][0]), 4, 0)
+    >>> form_notes(g, kept_container(t, seq("Story."))), form_notes(g, kept_container(t[1], seq("Lines break.")))
+    (True, False)
+    """
+    form = next(g.parent.iterancestors("form"), None) if g.parent.tag != "form" else g.parent
+    return form is not None and kept.end is not None and follows_in_document(form, kept.end) \
+        and form not in (kept.container, *kept.container.iterancestors())
+
+
 def past_article(g: Group, kept: Kept, kept_words: int) -> set[HtmlElement]:
     """The items of a group that follow a long article's last kept element (`Kept.end`, `LONG_ARTICLE` words kept)
     when the group holds that article: its items before the end hold what trafilatura kept (the article's body

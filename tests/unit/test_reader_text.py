@@ -2158,3 +2158,33 @@ def test_a_pricing_cards_plan_name_over_its_price_heading_stays() -> None:
                                  ("Team", "$29/mo", "Approval flows and Friday payouts"),
                                  ("Studio", "$79/mo", "Xero and QuickBooks sync")]:
         assert lines.index(name) + 1 == lines.index(price) < lines.index(feature), lines
+
+
+def test_a_comment_forms_notes_are_no_comments() -> None:
+    """Drupal's comment form under an article's comments lists the text formats it allows, plain lines like a
+    reply's: the form's notes, neither comments nor the page's text. The comments stay."""
+    body = "".join(f"<p>Paragraph {n}: the new undershot waterwheel was lowered into the wheel pit of the tide mill "
+                   f"on Tuesday morning, watched by around sixty volunteers and neighbours.</p>" for n in range(5))
+    comments = "".join(f'<article class="comment"><footer class="comment__meta"><span class="comment__author">{who}'
+                       f'</span> <span class="comment__time">17 May, 2024</span></footer><div class="comment__content">'
+                       f'<h3><a href="/comment/{n}">{title}</a></h3><p>{text}</p></div></article>'
+                       for n, (who, title, text) in enumerate(
+                           [("Peter", "My grandfather worked there", "He was the last miller here before it closed "
+                             "and always said the wheel sang when the tide was right."),
+                            ("dinghy_dave", "Count me in", "I have waders and no sense of self-preservation, so put "
+                             "me down for the June training session on the sluice."),
+                            ("Ruth", "Please get in touch", "Peter, we would love to record your memories of him "
+                             "for the oral history collection of the Trust.")]))
+    form = ('<form class="comment-form" action="/comment/reply/node/87" method="post"><label for="n">Your name</label>'
+            '<input id="n" name="name"><label for="c">Comment</label><textarea id="c" name="body"></textarea>'
+            '<div class="filter-guidelines"><h4>Restricted HTML</h4><ul class="tips"><li>Allowed HTML tags: &lt;a '
+            'href&gt; &lt;em&gt; &lt;strong&gt; &lt;cite&gt; &lt;blockquote&gt; &lt;code&gt;</li><li>Lines and '
+            'paragraphs break automatically.</li><li>Web page addresses and email addresses turn into links '
+            'automatically.</li></ul></div><input type="submit" value="Save"></form>')
+    html = ("<html><head><title>The waterwheel returns | Millbrook Heritage Trust</title></head><body><header><nav>"
+            "<a href='/'>Home</a><a href='/news'>News</a></nav></header><main><article><h1>The waterwheel returns"
+            f"</h1><div class='text-content'>{body}</div><section class='comments'><h2>Comments</h2>{comments}"
+            f"<div class='add-comment'><h2>Add new comment</h2>{form}</div></section></article></main></body></html>")
+    content = page_content(html, "https://millbrook.example/news/waterwheel-returns")
+    assert [c.author for c in content.comments] == ["Peter", "dinghy_dave", "Ruth"], content.comments
+    assert "Lines and paragraphs break automatically" not in content.text, content.text
