@@ -175,8 +175,11 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     A marked block (in a missed group) or a table's header row above kept rows, missing
     from trafilatura's text, goes just before the next block trafilatura kept. A heading is missing unless
     trafilatura kept it as a line: its words inside a kept line are another line's ("Tutorial" over "This tutorial
-    builds…", an entry's title inside its excerpt's "Continue reading" for screen readers). A link to the site's
-    own page (on `url`'s host) that names a kept line goes with it (`_name_over`: an author's name over her role).
+    builds…", an entry's title inside its excerpt's "Continue reading" for screen readers). Where the tree shows
+    the line more often than trafilatura kept it, only a line kept as a heading of the same rank is that heading's
+    (a post's `<h1>` headline, which trafilatura dropped, again as its recipe card's `<h2>` name, which it kept).
+    A link to the site's own page (on `url`'s host) that names a kept line goes with it (`_name_over`: an author's
+    name over her role).
     A grid's name (`names`, as `seq`s: `missed.grid_names`) right before a line trafilatura kept, or a marked one,
     was left out with it, whatever other line holds its words ("Loan" beside its description, "The loan desk" in
     another's).
@@ -196,6 +199,9 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     >>> said = "Adds a packet to the catalogue"
     >>> [b.text for b in merge([p("add()", True), p(said), p("Details"), p(said)], [p(said), p("Details"), p(said)])]
     ['add()', 'Adds a packet to the catalogue', 'Details', 'Adds a packet to the catalogue']
+    >>> soup = lambda n: Block("h", "Leek soup", "", n, marked=True)
+    >>> [b.text for b in merge([soup(1), p(intro), soup(2)], [p(intro), soup(2)])]
+    ['Leek soup', 'An intro of several words', 'Leek soup']
     """
     struct_seqs = [b.seq for b in structure]
     struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
@@ -215,6 +221,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     body = [b for b, keep in zip(kept, held, strict=True) if keep]
     body_seqs = [found for found, keep in zip(kept_seqs, held, strict=True) if keep]
     kept_seq, kept_lines, places = joined_seq(kept_seqs), set(kept_seqs), defaultdict[str, list[int]](list)
+    kept_heads = {(b.seq, b.level) for b in body if b.kind == "h"}
     for n, found in enumerate(body_seqs):  # by their letters: trafilatura may glue two words ("mostpowerful")
         places[found.replace(" ", "")].append(n)
     letters = [found.replace(" ", "") for found in struct_seqs]
@@ -230,8 +237,10 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
         nxt = anchors[i] if anchors[i] >= 0 else nxt
 
     def taken(i: int, kind: str, found: str) -> bool:  # trafilatura kept the line's words, so it is no missed line
-        if kind == "h":
-            return found in kept_lines  # a heading as a line of its own
+        if kind == "h":  # a heading as a line of its own; one the tree shows more often than trafilatura kept it, as
+            # a heading of its rank (a post's <h1> headline, which it dropped, again as its recipe card's <h2> name)
+            fewer = len(places.get(letters[i], ())) < counts[letters[i]]
+            return found in kept_lines and (not fewer or (found, structure[i].level) in kept_heads)
         named = found in names and i + 1 < len(structure) and (  # a grid's name, before its line (kept, or marked)
             anchors[i + 1] >= 0 or structure[i + 1].marked)
         return (found in kept_seq and not named) or _holds_kept(found, body_seqs[:following[i]])

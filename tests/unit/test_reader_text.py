@@ -2188,3 +2188,23 @@ def test_a_comment_forms_notes_are_no_comments() -> None:
     content = page_content(html, "https://millbrook.example/news/waterwheel-returns")
     assert [c.author for c in content.comments] == ["Peter", "dinghy_dave", "Ruth"], content.comments
     assert "Lines and paragraphs break automatically" not in content.text, content.text
+
+
+def test_a_headline_its_recipe_card_repeats_still_heads_the_post() -> None:
+    """A recipe post (WP Recipe Maker): the post's `<h1>` headline, which trafilatura drops, and the recipe card's
+    `<h2>` name, the same words, which it keeps. The tree shows the line twice and trafilatura kept it once, as
+    another rank: the headline is still the text's first line, and the card keeps its name."""
+    title = "Smoky Charred Leek and White Bean Soup"
+    intro = "".join(f"<p>Paragraph {n}: the first proper frost arrived on Tuesday, and with it the annual glut of "
+                    f"leeks from the allotment next door, blackened in a dry pan until scorched.</p>" for n in range(4))
+    steps = "".join(f'<li class="wprm-recipe-instruction">Step {n}: char the leeks, then simmer them with the '
+                    f'beans for ten minutes.</li>' for n in range(4))
+    html = (f"<html><head><title>{title} - The Larder Notebook</title></head><body><header><nav><a href='/'>Home</a>"
+            f"<a href='/recipes'>Recipes</a></nav></header><main><article><header class='entry-header'>"
+            f"<h1 class='entry-title'>{title}</h1></header><div class='entry-content'>{intro}"
+            f"<div class='wprm-recipe-container'><h2 class='wprm-recipe-name'>{title}</h2><div class="
+            f"'wprm-recipe-summary'>A thick, smoky soup of blackened leeks and butter beans, finished with chive oil."
+            f"</div><h3>Instructions</h3><ul class='wprm-recipe-instructions'>{steps}</ul></div></div></article></main>"
+            "</body></html>")
+    lines = page_content(html, "https://larder.example/charred-leek-white-bean-soup/").text.split("\n")
+    assert lines[0] == title and lines.count(title) == 2, lines
