@@ -518,7 +518,18 @@ def _fuller(kept: Block, tree: Block) -> bool:
     False
     >>> _fuller(p("Posted by"), p("Posted by Ann Lee on May 4"))
     False
+
+    A table's row is fuller when trafilatura emptied cells of it (a repository's file list, each commit message in
+    a `td.message`, which it removes by its class name) and kept the others as they are.
+
+    >>> row = lambda text: Block("row", text, "")
+    >>> _fuller(row("docs |  | "), row("docs | Document the offsets | 3 days ago")), _fuller(row("a | "), row("b | c"))
+    (True, False)
     """
+    if kept.kind == tree.kind == "row":
+        cells, full = kept.text.split(" | "), tree.text.split(" | ")
+        return len(cells) == len(full) and cells != full and all(
+            not cell.strip() or _seq(cell) == _seq(other) for cell, other in zip(cells, full, strict=True))
     if kept.kind != tree.kind or kept.kind not in ("p", "li", "h"):
         return False
     mine, theirs = kept.seq.split(), tree.seq.split()

@@ -2208,3 +2208,13 @@ def test_a_headline_its_recipe_card_repeats_still_heads_the_post() -> None:
             "</body></html>")
     lines = page_content(html, "https://larder.example/charred-leek-white-bean-soup/").text.split("\n")
     assert lines[0] == title and lines.count(title) == 2, lines
+
+
+def test_a_tables_cells_trafilatura_emptied_by_their_class_are_read() -> None:
+    """A repository's file list (`pages/gitea_repository.html`, written after Gitea's): each row's last commit
+    message stands in a `td.message`, which trafilatura removes by its class name, keeping the rows with that cell
+    and the date's empty. A row is read whole."""
+    html = (Path(__file__).parent / "pages" / "gitea_repository.html").read_text()
+    lines = page_content(html, "https://git.kestrel.example.net/kestrel-labs/tidewater").text.split("\n")
+    assert "docs | Document the datum offsets for chart datum vs. MLLW | 2024-03-27 16:40:51 +00:00" in lines, lines
+    assert "LICENSE | Initial commit | 2023-06-04 21:33:10 +00:00" in lines, lines
