@@ -6,7 +6,8 @@ in reading order. Three cheap signals, all explainable:
 
 1. landmarks: <nav>, <aside>, <dialog>, and <header>/<footer> that are not inside
    an <article>/<section>/<main> (the HTML rule that makes them the page's banner and
-   contentinfo); ARIA roles navigation, banner, contentinfo, complementary, search;
+   contentinfo); ARIA roles navigation, banner, contentinfo, complementary, search, dialog,
+   alertdialog and tooltip (a popup describing a control, shown on hover or focus);
 2. class/id tokens naming boilerplate (cookie, consent, share, related, ad, ...);
 3. when the page has one <main> (or role=main), only it is content.
 
@@ -39,7 +40,8 @@ SECTIONING = frozenset({"article", "section", "main", "aside", "nav"})
 # the elements a <header> or <footer> inside belongs to, not the page: an article's, a section's, and a quotation's
 # attribution (`<blockquote><p>…</p><footer>— Ann Reed</footer>`: Bootstrap's `blockquote-footer`)
 EDGE_SCOPES = SECTIONING | {"blockquote"}
-BOILER_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog"})
+BOILER_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog",
+                          "tooltip"})  # a tooltip: a popup describing a control, shown on hover or focus
 BOILER_TOKENS = frozenset(
     "cookie cookies consent gdpr cmp share sharing sharebar social socials related recommended recommendations "
     "advert adverts advertisement advertising ad ads adsbygoogle sponsor sponsored promo newsletter subscribe "

@@ -2218,3 +2218,20 @@ def test_a_tables_cells_trafilatura_emptied_by_their_class_are_read() -> None:
     lines = page_content(html, "https://git.kestrel.example.net/kestrel-labs/tidewater").text.split("\n")
     assert "docs | Document the datum offsets for chart datum vs. MLLW | 2024-03-27 16:40:51 +00:00" in lines, lines
     assert "LICENSE | Initial commit | 2023-06-04 21:33:10 +00:00" in lines, lines
+
+
+def test_a_tooltip_is_no_line() -> None:
+    """A vote button's tooltip (`role="tooltip"`, Stack Overflow's popovers) describes the control and shows on hover
+    alone: no line of the page's text. The answer beside it stays."""
+    tip = ('<button aria-label="Up vote" aria-describedby="t{0}">▲</button><div id="t{0}" class="s-popover" '
+           'role="tooltip">This answer is useful<div class="s-popover--arrow"></div></div>')
+    answers = "".join(f'<div class="answer"><div class="votecell">{tip.format(n)}<div class="vote-count">{n}</div>'
+                      f'</div><div class="answercell"><p>Answer {n}: a weak reference lets the cache drop the '
+                      f'object once nothing else holds it, so the finalizer runs when you expect.</p></div></div>'
+                      for n in range(3))
+    html = ("<html><head><title>Why does my object never get collected?</title></head><body><header><nav>"
+            "<a href='/questions'>Questions</a><a href='/tags'>Tags</a></nav></header><main><h1>Why does my object "
+            "never get collected?</h1><div class='question'><p>I cache parsed configs in a module-level dict and the "
+            f"memory never goes down, even after the configs are closed.</p></div>{answers}</main></body></html>")
+    text = page_content(html, "https://stackoverflow.example/questions/1/why").text
+    assert "Answer 2: a weak reference" in text and "This answer is useful" not in text, text
