@@ -52,7 +52,7 @@ from .missed import (
     first_heading,
     follows,
     follows_in_document,
-    form_notes,
+    forms_after,
     grid_names,
     inflow_cards,
     inserted_teasers,
@@ -1022,10 +1022,11 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     container, end = kept.container, kept.end
     # other pages' <article>s on an article's page (their permalinks lead there): teasers, even where kept
     others = "\n".join(_dropped(others_entries(structure, url, title, sites)))
-    furniture = "\n".join([furniture, others])
+    # forms to fill in after the text (a reply box and its notes, a sign-up): none of their words are the page's
+    furniture = "\n".join([furniture, others, *_dropped(forms_after(structure, kept))])
     groups = repeated_groups(structure)
     rails = site_rails(groups, url, kept)  # lists of the site's pages, this one too: furniture, wherever they are
-    groups = [g for g in groups if g not in rails and not form_notes(g, kept)]  # a comment form's notes: no thread
+    groups = [g for g in groups if g not in rails]
     furniture = "\n".join([furniture, *_dropped(item for g in rails for item in g.items)])
     missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)
     pairs = entry_pairs(structure, url, kept, kept_seq, kept_words)

@@ -303,22 +303,22 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     return out
 
 
-def form_notes(g: Group, kept: Kept) -> bool:
-    """Whether a group stands in a `<form>` after the last element whose text trafilatura kept (`Kept.end`), a
-    form that does not hold where that text is written (`Kept.container`): the form's own notes, never the page's
-    list or its thread (Drupal's comment form lists the text formats it allows, plain lines under the article's
-    comments, taken for more of them). A page written wholly in one form (ASP.NET's) holds its text in it; a
-    tracker's issue shows its properties in the form that edits them, over its messages.
+def forms_after(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
+    """The `<form>`s after the last element whose text trafilatura kept (`Kept.end`) that do not hold where that
+    text is written (`Kept.container`): forms to fill in after the text, none of whose words are the page's (a
+    comment or answer box with its notes on the formats it allows, a sign-up box). A page written wholly in one form
+    (ASP.NET's) holds its text in it; a tracker's issue shows its properties in the form that edits them, over its
+    messages.
 
     >>> from lxml.html import fromstring
-    >>> t = fromstring('<div><p>Story.</p><form><ul><li>Lines break.</li><li>Links work.</li></ul></form></div>')
-    >>> g = Group(t[1][0], tuple(t[1][0]), 4, 0)
-    >>> form_notes(g, kept_container(t, seq("Story."))), form_notes(g, kept_container(t[1], seq("Lines break.")))
-    (True, False)
+    >>> t = fromstring('<div><p>Story.</p><form><ul><li>Lines break.</li><li>Links.</li></ul></form></div>')
+    >>> len(forms_after(t, kept_container(t, seq("Story.")))), len(forms_after(t, kept_container(t, seq("Links."))))
+    (1, 0)
     """
-    form = next(g.parent.iterancestors("form"), None) if g.parent.tag != "form" else g.parent
-    return form is not None and kept.end is not None and follows_in_document(form, kept.end) \
-        and form not in (kept.container, *kept.container.iterancestors())
+    if kept.end is None:
+        return []
+    holding = {kept.container, *kept.container.iterancestors()}
+    return [form for form in root.iter("form") if form not in holding and follows_in_document(form, kept.end)]
 
 
 def past_article(g: Group, kept: Kept, kept_words: int) -> set[HtmlElement]:
