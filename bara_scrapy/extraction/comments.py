@@ -215,7 +215,8 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     inner = set(items)
     found = [_thread(el.getparent(), (el,)) for el in items
              if not any(a in inner for a in el.iterancestors())]  # a reply goes with its comment
-    marks = [el for el in candidates if _comment_author_mark(el) and free(el)
+    holding = {a for el in items for a in el.iterancestors()}  # WordPress's li.comment-author-ann holds her comment
+    marks = [el for el in candidates if _comment_author_mark(el) and free(el) and el not in holding
              and not any(a in inner for a in el.iterancestors())]
     outer = set(marks)
     authors = [el for el in marks if not any(a in outer for a in el.iterancestors())]  # a name inside the byline

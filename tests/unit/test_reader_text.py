@@ -2235,3 +2235,28 @@ def test_a_tooltip_is_no_line() -> None:
             f"memory never goes down, even after the configs are closed.</p></div>{answers}</main></body></html>")
     text = page_content(html, "https://stackoverflow.example/questions/1/why").text
     assert "Answer 2: a weak reference" in text and "This answer is useful" not in text, text
+
+
+def test_a_comment_and_its_reply_named_by_their_authors_class_are_two_comments() -> None:
+    """WordPress names a registered commenter's `<li>` by her (`comment-author-bethan`) around a schema.org Comment
+    `<article>`: the class is no author's name in a card, and the comments area around it, heading and all, no
+    comment. One comment and its reply are two comments."""
+    def comment(n: int, who: str, text: str, li: str, inner: str = "") -> str:
+        return (f'<li id="comment-{n}" class="{li}"><article class="comment-body" itemtype="https://schema.org/'
+                f'Comment" itemscope><footer class="comment-meta"><div class="comment-author vcard"><cite class="fn">'
+                f'{who}</cite></div><a href="#comment-{n}"><time>November {n}, 2024</time></a></footer><div class='
+                f'"comment-content"><p>{text}</p></div></article>{inner}</li>')
+    reply = comment(6, "Bethan Rhys", "Ha, that is the best compliment a vegetarian soup can get, thank you.",
+                    "comment byuser comment-author-bethan bypostauthor depth-2")
+    thread = comment(5, "Gwen Parry", "Made this last night with the leeks I had been ignoring in the fridge.",
+                     "comment depth-1 parent", f'<ul class="children">{reply}</ul>')
+    body = "".join(f"<p>Paragraph {n}: blacken the leeks in a dry pan until the outer layers are properly scorched, "
+                   f"then peel most of the charcoal away and simmer them with the beans.</p>" for n in range(5))
+    html = ("<html><head><title>Leek soup - The Larder Notebook</title></head><body><header><nav><a href='/'>Home</a>"
+            f"</nav></header><main><article><h1>Leek soup</h1><div class='entry-content'>{body}</div></article>"
+            "<div class='comments-area'><div id='comments'><h2 class='comments-title'>2 thoughts on “Leek soup”</h2>"
+            f"<ol class='comment-list'>{thread}</ol></div></div></main></body></html>")
+    comments = page_content(html, "https://larder.example/leek-soup/").comments
+    assert [(c.author, c.text.split("\n")[-1]) for c in comments] == [
+        ("Gwen Parry", "Made this last night with the leeks I had been ignoring in the fridge."),
+        ("Bethan Rhys", "Ha, that is the best compliment a vegetarian soup can get, thank you.")], comments
