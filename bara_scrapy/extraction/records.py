@@ -23,11 +23,11 @@ By the same markup, an article's meta row ("Posted on <time>", "In <category>": 
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Collection
 from itertools import pairwise
 
-from lxml.etree import XPath
+from lxml.etree import XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .blocks import signature
@@ -55,9 +55,10 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
     ...                '</dl></div><p>A letter describing the flood at the mill.</p></main>')
     >>> [el.tag for el in records(t, t)]
     ['dl']
-    >>> posts = fromstring('<main><div><dl class="profile"><dt>ann</dt><dd>Posts: 12</dd><dt>x</dt><dd>y</dd></dl>'
-    ...                    '<p>Post</p></div><div><dl class="profile"><dt>bob</dt><dd>Posts: 3</dd><dt>x</dt><dd>y</dd>'
-    ...                    '</dl><p>Reply</p></div></main>')
+    >>> said = "<p>The hive swarmed twice this May, both times from the same frame of queen cells.</p>"
+    >>> posts = fromstring(f'<main><div><dl class="profile"><dt>ann</dt><dd>Posts: 12</dd><dt>x</dt><dd>y</dd></dl>'
+    ...                    f'{said}</div><div><dl class="profile"><dt>bob</dt><dd>Posts: 3</dd><dt>x</dt><dd>y</dd>'
+    ...                    f'</dl>{said}</div></main>')
     >>> records(posts, posts)
     []
     >>> byline = fromstring('<main><dl><dt>Author:</dt><dd><a rel="author" href="/a">Ann</a></dd><dt>Published:</dt>'
@@ -72,10 +73,50 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
     found += _labelled_runs(root)
     found += (el for el in _labelled_lists(root) if end is None or not follows_in_document(el, end))
     found += _labelled_tables(root)
-    kinds = Counter(_kind(el) for el in found)
+    kinds: defaultdict[str, list[HtmlElement]] = defaultdict(list)
+    for el in found:
+        kinds[_kind(el)].append(el)
     span = None if headline is None or end is None else (headline, end)
-    return [el for el in found if kinds[_kind(el)] == 1 and _placed(el, container, frame, span) and _few_links(el)
-            and not _byline(el)]
+    return [el for el in found if _one_record(kinds[_kind(el)]) and _placed(el, container, frame, span)
+            and _few_links(el) and not _byline(el)]
+
+
+def _one_record(kind: list[HtmlElement]) -> bool:
+    """Whether the records of one kind are the page's record: one of its kind, or parts of one, nothing but headings
+    between each and the next (an event's details, organiser and venue, three description lists under their
+    headings), not one beside each post of a thread (a poster's profile, her post's words after it).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h2>Details</h2><dl><dt>Date</dt><dd>June 14</dd><dt>Cost</dt><dd>£45</dd></dl><div><h2>'
+    ...                'Venue</h2><dl><dt>Farm</dt><dd>Low Moss</dd></dl></div><p>Bring boots.</p><dl></dl></div>')
+    >>> _one_record(list(t.iter("dl"))[:2]), _one_record(list(t.iter("dl")))
+    (True, False)
+    """
+    return all(_only_headings_between(a, b) for a, b in pairwise(kind))
+
+
+def _only_headings_between(first: HtmlElement, then: HtmlElement) -> bool:
+    """Whether the text between the end of `first` and the start of `then` (after it in document order) is headings'
+    alone, or none."""
+    root = next((up for up in first.iterancestors() if then in up.iterdescendants()), None)
+    if root is None:
+        return False
+    between, heading = False, None
+    for event, el in iterwalk(root, events=("start", "end")):
+        if el is then:
+            return True
+        if event == "start" and between and heading is None:
+            if el.tag in HEADINGS:
+                heading = el
+            elif (el.text or "").strip():
+                return False
+        elif event == "end":
+            if el is heading:
+                heading = None
+            between = between or el is first
+            if between and heading is None and (el.tail or "").strip():
+                return False
+    return False
 
 
 def _pairs(dl: HtmlElement) -> int:

@@ -2260,3 +2260,13 @@ def test_a_comment_and_its_reply_named_by_their_authors_class_are_two_comments()
     assert [(c.author, c.text.split("\n")[-1]) for c in comments] == [
         ("Gwen Parry", "Made this last night with the leeks I had been ignoring in the fridge."),
         ("Bethan Rhys", "Ha, that is the best compliment a vegetarian soup can get, thank you.")], comments
+
+
+def test_an_events_details_in_several_description_lists_are_its_record() -> None:
+    """The Events Calendar's single event (`pages/events_calendar_event.html`, written after its markup): the
+    details, the organiser and the venue in three description lists of one shape under their headings, after the
+    description. Parts of the page's one record, nothing but headings between them (a thread's profiles each stand
+    by their post's words): the organiser and the venue are text."""
+    html = (Path(__file__).parent / "pages" / "events_calendar_event.html").read_text()
+    lines = page_content(html, "https://fellside-skills.example.org/event/dry-stone-walling-taster-day/").text
+    assert {"Fellside Heritage Skills CIC", "015397 21846", "Low Moss Farm", "Crook Road"} <= set(lines.split("\n"))
