@@ -176,8 +176,10 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     from trafilatura's text, goes just before the next block trafilatura kept. A heading is missing unless
     trafilatura kept it as a line: its words inside a kept line are another line's ("Tutorial" over "This tutorial
     builds…", an entry's title inside its excerpt's "Continue reading" for screen readers). Where the tree shows
-    the line more often than trafilatura kept it, only a line kept as a heading of the same rank is that heading's
-    (a post's `<h1>` headline, which trafilatura dropped, again as its recipe card's `<h2>` name, which it kept).
+    the line more often than trafilatura kept it, a heading is the line trafilatura kept only when it kept it as a
+    heading of the same rank, or before the next line it kept after the heading's place (the headline the title
+    names, again as the article's own `<h2>`): a post's `<h1>` headline, which trafilatura dropped, is not its recipe
+    card's `<h2>` name further down, which it kept.
     A link to the site's own page (on `url`'s host) that names a kept line goes with it (`_name_over`: an author's
     name over her role).
     A grid's name (`names`, as `seq`s: `missed.grid_names`) right before a line trafilatura kept, or a marked one,
@@ -238,9 +240,11 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
 
     def taken(i: int, kind: str, found: str) -> bool:  # trafilatura kept the line's words, so it is no missed line
         if kind == "h":  # a heading as a line of its own; one the tree shows more often than trafilatura kept it, as
-            # a heading of its rank (a post's <h1> headline, which it dropped, again as its recipe card's <h2> name)
+            # a heading of its rank or before the next line it kept after this one (a post's <h1> headline, which it
+            # dropped, again as its recipe card's <h2> name, further down)
             fewer = len(places.get(letters[i], ())) < counts[letters[i]]
-            return found in kept_lines and (not fewer or (found, structure[i].level) in kept_heads)
+            return found in kept_lines and (not fewer or (found, structure[i].level) in kept_heads
+                                            or found in body_seqs[:following[i]])
         named = found in names and i + 1 < len(structure) and (  # a grid's name, before its line (kept, or marked)
             anchors[i + 1] >= 0 or structure[i + 1].marked)
         return (found in kept_seq and not named) or _holds_kept(found, body_seqs[:following[i]])
