@@ -1653,7 +1653,7 @@ def test_a_forms_options_are_controls_and_an_accordions_question_is_content() ->
     faq = ("<h2>Questions</h2><input type='checkbox' id='q1' hidden><label for='q1'>Can I borrow seeds by post?</label>"
            "<div class='answer'><p>Yes: write to the library and we send up to five envelopes a season.</p></div>")
     for wrapper in ("<div>{}</div>", "<form id='aspnetForm'>{}<input type='submit' value='Go'></form>"):
-        html = "<html><body><main><h1>Seeds</h1>" + BODY + wrapper.format(faq) + "</main></body></html>"
+        html = "<html><body><main>" + wrapper.format("<h1>Seeds</h1>" + BODY + faq) + "</main></body></html>"
         lines = page_content(html, "http://127.0.0.1:8000/faq").text.split("\n")
         assert "Can I borrow seeds by post?" in lines, lines
 
