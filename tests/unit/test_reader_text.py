@@ -2270,3 +2270,14 @@ def test_an_events_details_in_several_description_lists_are_its_record() -> None
     html = (Path(__file__).parent / "pages" / "events_calendar_event.html").read_text()
     lines = page_content(html, "https://fellside-skills.example.org/event/dry-stone-walling-taster-day/").text
     assert {"Fellside Heritage Skills CIC", "015397 21846", "Low Moss Farm", "Crook Road"} <= set(lines.split("\n"))
+
+
+def test_a_drupal_articles_comments_are_its_three_comments() -> None:
+    """Drupal 10's Olivero article (`pages/drupal_article.html`, written after its markup): two comments and a reply
+    in `section.comments`, under them the comment form. Three comments, each by its author; the comments area
+    around them, heading and all, is none (the form left with its notes, nothing stopped the climb to it)."""
+    html = (Path(__file__).parent / "pages" / "drupal_article.html").read_text()
+    content = page_content(html, "https://millbrook.example.org/news/waterwheel-returns-tide-mill")
+    assert [c.author for c in content.comments] == ["Peter Allingham (not verified)", "Ruth Okonkwo-Hale",
+                                                    "dinghy_dave"], content.comments
+    assert "Allowed HTML tags" not in content.text
