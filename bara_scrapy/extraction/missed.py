@@ -276,15 +276,16 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
     it is a related-links box); after a long article (`LONG_ARTICLE` words kept), a run wholly past its last kept
     element (`end`) only when it is plain text (replies; teaser rails and tags stay out). A group of links holding
     what trafilatura kept, spread over its items, is the page's content (a grid of card links whose summaries
-    it kept, not their titles). The body's children, one of them holding the kept text or the kept text standing
-    among them, are the page's regions (Asciidoctor's class-less `div#header`, `div#content`, `div#footer`; MHonArc's
-    lists around a message's `<pre>`: its header, follow-ups, references and "Prev by Date" links), no list."""
+    it kept, not their titles). The body's children (or a page-wide wrapper's, `_page_wide`), one of them holding
+    the kept text or the kept text standing among them, are the page's regions (Asciidoctor's class-less
+    `div#header`, `div#content`, `div#footer`; MHonArc's lists around a message's `<pre>`: its header, follow-ups,
+    references and "Prev by Date" links; Hacker News's rows), no list."""
     container, end = near_container(kept, kept_words), kept.end
     informative = container.tag not in ("html", "body")  # all of the page says nothing
     holding = {container, *container.iterancestors()}
     out = []
     for g in groups:
-        if g.parent.tag == "body" and (not holding.isdisjoint(g.items) or _among(kept.container, g)):
+        if _page_wide(g.parent) and (not holding.isdisjoint(g.items) or _among(kept.container, g)):
             continue  # the page's regions, one of them the content: a header, the content and a footer
         dominant = _dominant(g, kept_words)
         # a short kept text in the page's <main> introduces the <main>'s list, wherever in it that list stands
@@ -388,6 +389,28 @@ def inflow_cards(g: Group, end: HtmlElement | None, kept_words: int) -> bool:
     """
     return end is not None and not _dominant(g, kept_words) and follows_in_document(end, g.items[-1]) \
         and overlays(g.items)[0] is not None
+
+
+def _page_wide(el: HtmlElement) -> bool:
+    """Whether `el` is the body, or wraps all of it: it and each element up to the body its parent's only element
+    child but for scripts (Hacker News's `<center><table id="hnmain">`, whose rows are the page's header, its
+    content and its footer).
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<html><body><center><table><tr><td>a</td></tr><tr><td>b</td></tr></table></center><script>'
+    ...                '</script></body></html>')
+    >>> _page_wide(t.find(".//table")), _page_wide(t.find(".//tr")), _page_wide(t.find("body"))
+    (True, False, True)
+    """
+    while el.tag != "body":
+        up = el.getparent()
+        if up is None or sum(isinstance(c.tag, str) and c.tag not in _UNSEEN for c in up) > 1:
+            return False
+        el = up
+    return True
+
+
+_UNSEEN = frozenset({"script", "style", "noscript", "template"})  # children of a page that show nothing
 
 
 def _among(el: HtmlElement, g: Group) -> bool:

@@ -2281,3 +2281,13 @@ def test_a_drupal_articles_comments_are_its_three_comments() -> None:
     assert [c.author for c in content.comments] == ["Peter Allingham (not verified)", "Ruth Okonkwo-Hale",
                                                     "dinghy_dave"], content.comments
     assert "Allowed HTML tags" not in content.text
+
+
+def test_the_rows_of_a_page_wide_layout_table_are_its_regions() -> None:
+    """Hacker News's item page (`pages/hn_item.html`, written after its markup): one `<table id="hnmain">`, alone in
+    a `<center>` alone in the body, whose rows are the page's header, its content and its footer, as the body's
+    children are on other pages: regions, no list of the page. The footer's links stay out; the comments stay."""
+    html = (Path(__file__).parent / "pages" / "hn_item.html").read_text()
+    text = page_content(html, "https://news.ycombinator.com/item?id=39912345").text
+    assert "Guidelines" not in text and "Apply to YC" not in text, text[-300:]
+    assert "an infinite retry loop on a poison message has paged me more than once" in text, text[-300:]
