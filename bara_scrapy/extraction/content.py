@@ -36,7 +36,7 @@ from .blocks import Block, page_address, page_links, placed_blocks, resolve, to_
 from .blocks import seq as _seq
 from .boilerplate import HEADINGS, LABEL_WORDS, drop_controls, main_root, named_omission, outside, prune_split
 from .comments import comments_of, few_comments, threads
-from .lists import repeated_groups
+from .lists import Group, repeated_groups
 from .missed import (
     ARTICLE_WORDS,
     FEW_WORDS,
@@ -454,8 +454,8 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
     group's item, that half of the group's items or more hold (`sizes`: the items of each group, by index), each
     leading to a page of its own: a reply's author, linked to the same profile in each, is no label. A label that
     leads where a title of its group leads (a heading or a longer line that is all a link) is one too, however few
-    items hold it, unless it names a number (the entry's date or price, linked to it too) or lies inside the card's
-    own link with the title (`Block.carded`: the card's summary).
+    items hold it, unless it lies inside the card's own link with the title (`Block.carded`: the card's summary).
+    A line naming a number is no label (the entry's date or price, linked to it; two comments of one day).
 
     >>> b = lambda t, g, to: Block("p", t, f"[{t}]({to})", group=g, link_words=len(t.split()))
     >>> rows = [b("Opening day at the harbour", 0, "/a"), b("Read more", 0, "/a"), b("Sea kale seeds", 0, "/b"),
@@ -476,11 +476,12 @@ def _without_chrome(blocks: list[Block], structured: list[Block], sizes: list[in
         return blocks
 
     def control(b: Block) -> bool:  # a label that half the group's items repeat, or that leads where its title leads
+        if any(c.isdigit() for c in b.text):
+            return False  # a date or a price (two comments of one day, each linked to itself)
         links = seen.get((b.group, b.seq), ())
         if len(links) > 1 and 2 * len(links) >= sizes[b.group] and len(set(links)) > 1:
             return True
-        return not b.carded and not any(c.isdigit() for c in b.text) and any(
-            (b.group, to) in titled for _, to in _MD_LINK.findall(b.md))
+        return not b.carded and any((b.group, to) in titled for _, to in _MD_LINK.findall(b.md))
 
     return [b for b in blocks if not (_label(b) and control(b))]
 
@@ -1044,6 +1045,9 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
         furniture = "\n".join([furniture, *_dropped(row for row in rows if row not in commented)])
     titled = titled_heading(structure, title, sites)  # the headline the title names, any level, linked or not
     missed, groups = [*missed, *pairs], [*groups, *pairs]  # listings of two (after the threads: no replies)
+    if len(alone := [item for g in few for item in g.items]) > 1:  # a short thread's comments, one group's items
+        groups.append(Group(alone[0].getparent(), tuple(alone), sum(g.words for g in few),
+                            sum(g.link_words for g in few)))
     promos = {item for g in missed for item in inserted_teasers(g, kept)}  # other pages' teasers in the body
     headline = main_headline(structure, title, sites)
     prose = _words([b for b in blocks if b.kind == "p"])  # an article, not a table or a list

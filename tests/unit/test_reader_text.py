@@ -2291,3 +2291,24 @@ def test_the_rows_of_a_page_wide_layout_table_are_its_regions() -> None:
     text = page_content(html, "https://news.ycombinator.com/item?id=39912345").text
     assert "Guidelines" not in text and "Apply to YC" not in text, text[-300:]
     assert "an infinite retry loop on a poison message has paged me more than once" in text, text[-300:]
+
+
+def test_a_short_threads_reply_links_are_controls_and_its_dates_stay() -> None:
+    """WordPress's comments, two of them, too few for a repeated group: each ends with a "Reply" link to its own
+    reply form, a control the thread's comments repeat; each is dated by a link to itself, two of one day, no label."""
+    def comment(n: int, who: str, text: str) -> str:
+        return (f'<li id="comment-{n}" class="comment"><article class="comment-body"><footer class="comment-meta"><div '
+                f'class="comment-author vcard"><b class="fn">{who}</b> <span class="says">says:</span></div><div class='
+                f'"comment-metadata"><a href="#comment-{n}"><time>April 3, 2026</time></a></div></footer><div class='
+                f'"comment-content"><p>{text}</p></div><div class="reply"><a rel="nofollow" class="comment-reply-link" '
+                f'href="?replytocom={n}#respond">Reply</a></div></article></li>')
+    body = "".join(f"<p>Paragraph {n}: the heron stood at the weir for an hour before it struck, and the volunteers "
+                   f"counting the eels below it did not see it move once.</p>" for n in range(5))
+    thread = (comment(7, "Gwen", "We watched the same bird from the bridge on Sunday morning.")
+              + comment(8, "Tomas", "Patience is the whole of fishing, for herons and for us."))
+    html = ("<html><head><title>What the heron taught us</title></head><body><header><nav><a href='/'>Home</a></nav>"
+            f"</header><main><article><h1>What the heron taught us</h1>{body}</article><div id='comments'>"
+            f"<h2>2 responses</h2><ol class='comment-list'>{thread}</ol></div></main></body></html>")
+    lines = page_content(html, "https://heron.example/2026/04/what-the-heron-taught-us/").text.split("\n")
+    assert "Reply" not in lines and "April 3, 2026" in lines, lines[-8:]
+    assert "Patience is the whole of fishing, for herons and for us." in lines, lines[-8:]
