@@ -55,10 +55,9 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
     ...                '</dl></div><p>A letter describing the flood at the mill.</p></main>')
     >>> [el.tag for el in records(t, t)]
     ['dl']
-    >>> said = "<p>The hive swarmed twice this May, both times from the same frame of queen cells.</p>"
-    >>> posts = fromstring(f'<main><div><dl class="profile"><dt>ann</dt><dd>Posts: 12</dd><dt>x</dt><dd>y</dd></dl>'
-    ...                    f'{said}</div><div><dl class="profile"><dt>bob</dt><dd>Posts: 3</dd><dt>x</dt><dd>y</dd>'
-    ...                    f'</dl>{said}</div></main>')
+    >>> posts = fromstring('<main><div><dl class="profile"><dt>ann</dt><dd>Posts: 12</dd><dt>x</dt><dd>y</dd></dl>'
+    ...                    '<p>Post</p></div><div><dl class="profile"><dt>bob</dt><dd>Posts: 3</dd><dt>x</dt><dd>y</dd>'
+    ...                    '</dl><p>Reply</p></div></main>')
     >>> records(posts, posts)
     []
     >>> byline = fromstring('<main><dl><dt>Author:</dt><dd><a rel="author" href="/a">Ann</a></dd><dt>Published:</dt>'
@@ -82,9 +81,10 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
 
 
 def _one_record(kind: list[HtmlElement]) -> bool:
-    """Whether the records of one kind are the page's record: one of its kind, or parts of one, nothing but headings
-    between each and the next (an event's details, organiser and venue, three description lists under their
-    headings), not one beside each post of a thread (a poster's profile, her post's words after it).
+    """Whether the records of one kind (in document order) are the page's record: one of its kind, or parts of one,
+    nothing but headings between each and the next (an event's details, organiser and venue, three description lists
+    under their headings), not one beside each post of a thread (a poster's profile, her post's words after it). One
+    walk of the smallest element holding them all.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><h2>Details</h2><dl><dt>Date</dt><dd>June 14</dd><dt>Cost</dt><dd>£45</dd></dl><div><h2>'
@@ -92,29 +92,25 @@ def _one_record(kind: list[HtmlElement]) -> bool:
     >>> _one_record(list(t.iter("dl"))[:2]), _one_record(list(t.iter("dl")))
     (True, False)
     """
-    return all(_only_headings_between(a, b) for a, b in pairwise(kind))
-
-
-def _only_headings_between(first: HtmlElement, then: HtmlElement) -> bool:
-    """Whether the text between the end of `first` and the start of `then` (after it in document order) is headings'
-    alone, or none."""
-    root = next((up for up in first.iterancestors() if then in up.iterdescendants()), None)
+    if len(kind) == 1:
+        return True
+    last = kind[-1]
+    root = next((up for up in kind[0].iterancestors() if all(up in el.iterancestors() for el in kind[1:])), None)
     if root is None:
         return False
-    between, heading = False, None
+    parts, started, skipped = set(kind), False, None  # `skipped`: the record or heading the walk is inside
     for event, el in iterwalk(root, events=("start", "end")):
-        if el is then:
-            return True
-        if event == "start" and between and heading is None:
-            if el.tag in HEADINGS:
-                heading = el
-            elif (el.text or "").strip():
+        if event == "start":
+            if skipped is None and (el in parts or (started and el.tag in HEADINGS)):
+                if el is last:
+                    return True
+                skipped, started = el, True
+            elif skipped is None and started and (el.text or "").strip():
                 return False
-        elif event == "end":
-            if el is heading:
-                heading = None
-            between = between or el is first
-            if between and heading is None and (el.tail or "").strip():
+        else:
+            if el is skipped:
+                skipped = None
+            if skipped is None and started and el is not root and (el.tail or "").strip():
                 return False
     return False
 
