@@ -21,7 +21,7 @@ from lxml.html import HtmlElement
 from ..items import Comment
 from .blocks import BLOCK_TAGS, leads_elsewhere, tree_blocks
 from .boilerplate import FORM_FIELDS, tokens
-from .lists import Group, link_stats, signature
+from .lists import Group, link_stats, lowest_common, signature
 from .text import words
 
 COMMENT_NAMES = frozenset("comment comments commentlist reply replies respond responses discussion".split())
@@ -241,9 +241,8 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     outer = set(marks)
     authors = [el for el in marks if not any(a in outer for a in el.iterancestors())]  # a name inside the byline
     if len(authors) >= 2:
-        chains = [[el, *el.iterancestors()] for el in authors]
-        common = next((a for a in chains[0] if all(a in chain for chain in chains[1:])), None)
-        cards = [next((c for c in chain if c.getparent() is common), None) for chain in chains] \
+        common = lowest_common(authors)
+        cards = [next((c for c in (el, *el.iterancestors()) if c.getparent() is common), None) for el in authors] \
             if common is not None else []
         if cards and None not in cards and len(set(cards)) == len(cards) and len({signature(c) for c in cards}) == 1 \
                 and all(_comment(c, url) for c in cards if c is not None):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -73,6 +74,19 @@ def _signature(tag: str, classes: str | None) -> str:
 def class_stem(name: str) -> str:
     """A class name without its digits (`post-12` -> `post-`, `bg2` -> `bg`)."""
     return _DIGITS.sub("", name)
+
+
+def lowest_common(elements: Sequence[HtmlElement]) -> HtmlElement | None:
+    """The innermost element holding all of `elements` (the first of them, when it holds the others); None when they
+    are in different trees.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><p><b>a</b></p><ul><li>b</li></ul></div>')
+    >>> lowest_common([t[0][0], t[1][0]]).tag, lowest_common([t[1], t[1][0]]).tag
+    ('div', 'ul')
+    """
+    held = [{el, *el.iterancestors()} for el in elements[1:]]
+    return next((up for up in (elements[0], *elements[0].iterancestors()) if all(up in h for h in held)), None)
 
 
 def overlay(item: HtmlElement) -> HtmlElement | None:

@@ -32,6 +32,7 @@ from lxml.html import HtmlElement
 
 from .blocks import signature
 from .boilerplate import HEADINGS
+from .lists import lowest_common
 from .missed import follows_in_document
 from .text import words
 
@@ -76,8 +77,8 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
     for el in found:
         kinds[_kind(el)].append(el)
     span = None if headline is None or end is None else (headline, end)
-    return [el for el in found if _one_record(kinds[_kind(el)]) and _placed(el, container, frame, span)
-            and _few_links(el) and not _byline(el)]
+    return [el for kind in kinds.values() if _one_record(kind) for el in kind
+            if _placed(el, container, frame, span) and _few_links(el) and not _byline(el)]
 
 
 def _one_record(kind: list[HtmlElement]) -> bool:
@@ -94,8 +95,7 @@ def _one_record(kind: list[HtmlElement]) -> bool:
     """
     if len(kind) == 1:
         return True
-    last = kind[-1]
-    root = next((up for up in kind[0].iterancestors() if all(up in el.iterancestors() for el in kind[1:])), None)
+    last, root = kind[-1], lowest_common(kind)
     if root is None:
         return False
     parts, started, skipped = set(kind), False, None  # `skipped`: the record or heading the walk is inside
