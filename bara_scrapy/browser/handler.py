@@ -195,6 +195,7 @@ class BaraPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: i
             return await self._bounded_download(request, spider)
         pool = self._page_pool(meta.get("playwright_context", "default"))
         page = await pool.acquire(lambda: self._new_tab(request, spider))
+        self._pool_stats()  # counted now: the last tab's release may end after the crawl's stats are dumped
         meta["playwright_page"] = page
         meta["playwright_include_page"] = True
         ok = False
