@@ -18,6 +18,7 @@ named "page-sidebar-layout", an <article class="post has-sidebar">).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from lxml.etree import XPath
@@ -463,6 +464,14 @@ def is_boilerplate(el: HtmlElement) -> bool:
     ...                   '<address>Mail converted by MHonArc</address></body>')
     >>> [is_boilerplate(a) for a in page.iter("address")]
     [False, True]
+
+    A heading is judged whole: its words are not furniture by their own class (Drupal's name field, whose label is
+    hidden), unless a name says only screen readers get them.
+
+    >>> h1 = fromstring('<h1><span class="field--label-hidden">Dr Ann Reed</span><span class="sr-only">(staff)</span>'
+    ...                 '</h1>')
+    >>> [is_boilerplate(span) for span in h1]
+    [False, True]
     """
     tag = el.tag
     return _tagged_boilerplate(el, tag if isinstance(tag, str) else "")
@@ -486,9 +495,18 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
         return True
     if tag in TEXT_EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors()):
         return True
-    if not (names_furniture(el.get("class") or "") or names_furniture(el.get("id") or "")):
+    names = (el.get("class") or "", el.get("id") or "")
+    if not (names_furniture(names[0]) or names_furniture(names[1])):
         return False
+    if not _names_edge(names) and any(a.tag in HEADINGS for a in el.iterancestors()):
+        return False  # a heading's own words, whatever their class says (Drupal's `<h1><span class="… field--label-
+        # hidden">`, whose label is hidden): the heading is judged whole; a screen-reader-only part is not its words
     return looks_like_furniture(el)
+
+
+def _names_edge(names: Iterable[str]) -> bool:
+    """Whether one of a class and id's names is one of `EDGE_NAMES` (`sr-only`, `visually-hidden`: exactly)."""
+    return any(name.lower() in EDGE_NAMES for value in names for name in value.split())
 
 
 @lru_cache(maxsize=8192)  # class names repeat across a page and a site

@@ -2312,3 +2312,12 @@ def test_a_short_threads_reply_links_are_controls_and_its_dates_stay() -> None:
     lines = page_content(html, "https://heron.example/2026/04/what-the-heron-taught-us/").text.split("\n")
     assert "Reply" not in lines and "April 3, 2026" in lines, lines[-8:]
     assert "Patience is the whole of fishing, for herons and for us." in lines, lines[-8:]
+
+
+def test_a_profiles_name_heads_it_whatever_its_fields_class_says() -> None:
+    """A Drupal staff profile (`pages/drupal_staff_profile.html`, written after Drupal 10's field markup): the name is
+    the `<h1>`'s `span.field--label-hidden` (the field's label is hidden, not its words)."""
+    html = (Path(__file__).parent / "pages" / "drupal_staff_profile.html").read_text()
+    lines = page_content(html, "https://www.westmoor.ac.uk/staff/aoife-brennan").text.split("\n")
+    assert lines[0] == "Dr Aoife Brennan", lines[:4]
+    assert "Nitrogen cycling in coastal wetlands" in lines
