@@ -306,20 +306,30 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
 
 def forms_after(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
     """The `<form>`s after the last element whose text trafilatura kept (`Kept.end`) that do not hold where that
-    text is written (`Kept.container`): forms to fill in after the text, none of whose words are the page's (a
-    comment or answer box with its notes on the formats it allows, a sign-up box). A page written wholly in one form
-    (ASP.NET's) holds its text in it; a tracker's issue shows its properties in the form that edits them, over its
-    messages.
+    text is written (`Kept.container`): forms to fill in or press after the text, none of whose words are the page's
+    (a comment or answer box with its notes on the formats it allows, or its prompt that a script makes the box, a
+    sign-up box, a donation button). A page written wholly in one form (ASP.NET's) holds its text in it; a tracker's
+    issue shows its properties in the form that edits them, over its messages; a form of hidden fields alone shows
+    its words (`_hidden_fields_alone`: old Reddit wraps each comment's text in one, to edit it in place).
 
     >>> from lxml.html import fromstring
-    >>> t = fromstring('<div><p>Story.</p><form><ul><li>Lines break.</li><li>Links.</li></ul></form></div>')
+    >>> t = fromstring('<div><p>Story.</p><form><ul><li>Lines break.</li><li>Links.</li></ul><textarea></textarea>'
+    ...                '</form><form><input type="hidden" name="id"><p>A comment, shown in its form.</p></form></div>')
     >>> len(forms_after(t, kept_container(t, seq("Story.")))), len(forms_after(t, kept_container(t, seq("Links."))))
     (1, 0)
     """
     if kept.end is None:
         return []
     holding = {kept.container, *kept.container.iterancestors()}
-    return [form for form in root.iter("form") if form not in holding and follows_in_document(form, kept.end)]
+    return [form for form in root.iter("form")
+            if form not in holding and follows_in_document(form, kept.end) and not _hidden_fields_alone(form)]
+
+
+def _hidden_fields_alone(form: HtmlElement) -> bool:
+    """Whether a form's fields are hidden `<input>`s, one or more: no text area, list, button or other input."""
+    fields = [(el.tag, (el.get("type") or "").strip().lower()) for el in form.iter("textarea", "select", "button",
+                                                                                  "input")]
+    return bool(fields) and all(field == ("input", "hidden") for field in fields)
 
 
 def past_article(g: Group, kept: Kept, kept_words: int) -> set[HtmlElement]:

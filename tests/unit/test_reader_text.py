@@ -2321,3 +2321,15 @@ def test_a_profiles_name_heads_it_whatever_its_fields_class_says() -> None:
     lines = page_content(html, "https://www.westmoor.ac.uk/staff/aoife-brennan").text.split("\n")
     assert lines[0] == "Dr Aoife Brennan", lines[:4]
     assert "Nitrogen cycling in coastal wetlands" in lines
+
+
+def test_comments_written_in_forms_of_hidden_fields_stay() -> None:
+    """Old Reddit's thread (`pages/oldreddit_thread.html`, written after its markup): each comment's text stands in a
+    `form.usertext` of hidden fields (to edit it in place), after the post. No form a reader fills in: the comments
+    keep their words, each by its author."""
+    html = (Path(__file__).parent / "pages" / "oldreddit_thread.html").read_text()
+    content = page_content(html, "https://old.reddit.com/r/bicycletouring/comments/1b4k2zq/first_tour_done_1100_km_"
+                                 "down_the_danube_on_a/")
+    assert "Next time take the ferry across to Štúrovo and ride the Slovak bank" in content.text
+    bodies = {c.author: c.text for c in content.comments}
+    assert "Worth it for your knees alone." in bodies.get("cols_and_coffee", ""), content.comments
