@@ -853,10 +853,10 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     wrapper that does not hold the `<main>`, when the `<main>` holds no `<h1>` and the page has one other `<h1>`, not
     a link, not what the page calls its site (`sites`, as `seq`s), and not in a menu, an aside, a footer or what
     declares itself the site's header (`role="banner"`: phpBB's board name), and a hero that holds no menu (a
-    WordPress home page's `<h1>` is the site's title, in the header with the site's menu). A page-level `<header>`
-    holding the page's own headline is its hero. A page with no `<main>` and one `<article>` has its content there:
-    the hero stands before that (Start Bootstrap's Clean Blog: `<header class="masthead"><h1>…</h1><h2>subheading
-    </h2></header><article>…`).
+    WordPress home page's `<h1>` is the site's title, in the header with the site's menu; a breadcrumb trail is
+    none). A page-level `<header>` holding the page's own headline is its hero. A page with no `<main>` and one
+    `<article>` has its content there: the hero stands before that (Start Bootstrap's Clean Blog: `<header
+    class="masthead"><h1>…</h1><h2>subheading</h2></header><article>…`).
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<body><nav><h1><a href="/">Seeds</a></h1></nav><div><header class="hero"><h1>About us</h1>'
@@ -867,6 +867,12 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     None
     >>> print(page_hero(fromstring('<body><header><h1>Gardeners</h1><nav>Menu</nav></header><main>x</main></body>')))
     None
+
+    A breadcrumb trail in the header is no menu (`_trail`: Moodle's course header):
+
+    >>> trail = '<nav><ol><li><a href="/my">My courses</a></li><li>HIST210</li></ol></nav>'
+    >>> page_hero(fromstring(f'<body><header>{trail}<h1>Maritime trade</h1></header><main>x</main></body>')).tag
+    'header'
     >>> page_hero(fromstring('<body><header><h1>Towpath open</h1></header><article><p>x</p></article></body>')).tag
     'header'
     """
@@ -887,8 +893,25 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     while (parent := box.getparent()) is not None and parent not in around_main:
         box = parent
     menus = (el for el in box.iter() if isinstance(el.tag, str)
-             and (el.tag == "nav" or role(el) == "navigation"))
+             and (el.tag == "nav" or role(el) == "navigation") and not _trail(el))
     return None if next(menus, None) is not None else box  # the site's header holds its menu
+
+
+def _trail(nav: HtmlElement) -> bool:
+    """Whether a navigation is a breadcrumb trail, not a menu: its last item is the page itself, no link or a link
+    marked as the current page (`aria-current`), as trails end.
+
+    >>> from lxml.html import fromstring
+    >>> _trail(fromstring('<nav><ol><li><a href="/my">My courses</a></li><li><span>HIST210</span></li></ol></nav>'))
+    True
+    >>> _trail(fromstring('<nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul></nav>'))
+    False
+    """
+    items = list(nav.iter("li"))
+    if len(items) < 2:
+        return False
+    links = [a for a in items[-1].iter("a") if a.get("href")]
+    return not links or all(a.get("aria-current") for a in links)
 
 
 def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:

@@ -2333,3 +2333,20 @@ def test_comments_written_in_forms_of_hidden_fields_stay() -> None:
     assert "Next time take the ferry across to Štúrovo and ride the Slovak bank" in content.text
     bodies = {c.author: c.text for c in content.comments}
     assert "Worth it for your knees alone." in bodies.get("cols_and_coffee", ""), content.comments
+
+
+def test_a_headline_in_a_header_beside_its_breadcrumb_trail_heads_the_page() -> None:
+    """Moodle's course page: the `<h1>` stands in the page's `<header>` with the breadcrumb trail (a `<nav>` whose last
+    item, the page itself, is no link), outside the `<div role="main">`. A trail is no site menu: the header is the
+    page's hero, its `<h1>` the page's headline."""
+    trail = ('<nav aria-label="Navigation bar"><ol class="breadcrumb"><li><a href="/my/courses.php">My courses</a></li>'
+             '<li><a href="/course/index.php?categoryid=7">School of History</a></li><li><span>HIST210</span></li>'
+             '</ol></nav>')
+    weeks = "".join(f"<li><h3>Week {n}</h3><p>Readings on the Atlantic trade for week {n}, with a seminar on the "
+                    f"merchants' letters and the port books of Bristol.</p></li>" for n in range(1, 5))
+    html = ("<html><head><title>Course: HIST210 Maritime Trade | Riverbend Online</title></head><body><nav><a href='/'>"
+            f"Home</a></nav><header id='page-header'>{trail}<div><h1 class='h2'>HIST210 Maritime Trade</h1></div>"
+            f"</header><section id='region-main'><div role='main'><ul class='topics'>{weeks}</ul></div></section>"
+            "</body></html>")
+    lines = page_content(html, "https://learn.riverbend.ac.uk/course/view.php?id=412").text.split("\n")
+    assert lines[0] == "HIST210 Maritime Trade", lines[:3]
