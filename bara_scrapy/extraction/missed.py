@@ -437,18 +437,23 @@ def _among(el: HtmlElement, g: Group) -> bool:
 
 def near_container(kept: Kept, kept_words: int) -> HtmlElement:
     """Where the kept text is written: its container (`kept_container`), or, when that is one short block of text
-    (`kept_words` below `ARTICLE_WORDS`: a listing's intro paragraph), the block's parent, which holds the listing
-    after it.
+    (`kept_words` below `ARTICLE_WORDS`: a listing's intro paragraph) or a quotation of any length (never a page's
+    whole content: arXiv's abstract, its record's table after it), the block's parent, which holds the listing after
+    it.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<main><p>Every walk the trust keeps open.</p><div><h3>Weir</h3><p>A loop</p></div></main>')
     >>> kept = kept_container(t, seq("Every walk the trust keeps open."))
     >>> kept.container.tag, near_container(kept, 6).tag, near_container(kept, ARTICLE_WORDS).tag
     ('p', 'main', 'p')
+    >>> t[0].tag = "blockquote"
+    >>> near_container(kept_container(t, seq("Every walk the trust keeps open.")), ARTICLE_WORDS).tag
+    'main'
     """
     container = kept.container
-    if container.tag in TEXT_TAGS and kept_words < ARTICLE_WORDS and (up := container.getparent()) is not None:
-        return up
+    if container.tag in TEXT_TAGS and (kept_words < ARTICLE_WORDS or container.tag == "blockquote") \
+            and (up := container.getparent()) is not None:
+        return up  # a quotation is never a page's whole content: what it is quoted in is (arXiv's abstract)
     return container
 
 

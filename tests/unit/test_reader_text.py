@@ -2350,3 +2350,25 @@ def test_a_headline_in_a_header_beside_its_breadcrumb_trail_heads_the_page() -> 
             "</body></html>")
     lines = page_content(html, "https://learn.riverbend.ac.uk/course/view.php?id=412").text.split("\n")
     assert lines[0] == "HIST210 Maritime Trade", lines[:3]
+
+
+def test_a_quoted_abstract_keeps_the_record_around_it() -> None:
+    """arXiv's abstract page: trafilatura keeps the abstract alone, a `<blockquote>` of some two hundred words, and
+    drops the table of the paper's comments and subjects after it. A quotation is never a page's whole content: the
+    record around it is near the kept text, and its table is the page's."""
+    abstract = " ".join(f"Sentence {n} of the abstract says what the corpus of maritime radio exchanges shows about "
+                        f"calibration." for n in range(14))
+    rows = "".join(f'<tr><td class="tablecell label">{label}</td><td class="tablecell {name}">{value}</td></tr>'
+                   for label, name, value in (
+                       ("Comments:", "comments", "14 pages, 5 figures, 7 tables; accepted to Findings of ACL 2024"),
+                       ("Subjects:", "subjects", "Computation and Language (cs.CL); Sound (cs.SD)"),
+                       ("Cite as:", "arxivid", '<a href="https://arxiv.org/abs/2403.11872">arXiv:2403.11872</a>')))
+    html = ("<html><head><title>[2403.11872] Tidal Alignment</title></head><body><main><div class='leftcolumn'><div "
+            "class='subheader'><h1>Computer Science &gt; Computation and Language</h1></div><div id='abs'><div class="
+            "'dateline'>[Submitted on 18 Mar 2024]</div><h1 class='title'><span class='descriptor'>Title:</span>Tidal "
+            "Alignment</h1><div class='authors'><span class='descriptor'>Authors:</span><a href='/a/1'>Giulia "
+            "Marchetti</a>, <a href='/a/2'>Kwabena Osei</a></div><blockquote class='abstract'><span class='descriptor'>"
+            f"Abstract:</span>{abstract}</blockquote><div class='metatable'><table summary='Additional metadata'>{rows}"
+            "</table></div></div></div></main></body></html>")
+    text = page_content(html, "https://arxiv.org/abs/2403.11872").text
+    assert "14 pages, 5 figures, 7 tables; accepted to Findings of ACL 2024" in text, text[-300:]
