@@ -872,13 +872,13 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     None
     >>> print(page_hero(fromstring('<body><header><h1>Gardeners</h1><nav>Menu</nav></header><main>x</main></body>')))
     None
+    >>> page_hero(fromstring('<body><header><h1>Towpath open</h1></header><article><p>x</p></article></body>')).tag
+    'header'
 
     A breadcrumb trail in the header is no menu (`_trail`: Moodle's course header):
 
     >>> trail = '<nav><ol><li><a href="/my">My courses</a></li><li>HIST210</li></ol></nav>'
     >>> page_hero(fromstring(f'<body><header>{trail}<h1>Maritime trade</h1></header><main>x</main></body>')).tag
-    'header'
-    >>> page_hero(fromstring('<body><header><h1>Towpath open</h1></header><article><p>x</p></article></body>')).tag
     'header'
     """
     main = main_root(tree)
@@ -903,20 +903,25 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
 
 
 def _trail(nav: HtmlElement) -> bool:
-    """Whether a navigation is a breadcrumb trail, not a menu: its last item is the page itself, no link or a link
-    marked as the current page (`aria-current`), as trails end.
+    """Whether a navigation is a breadcrumb trail, not a menu: its last item is the page itself, as trails end: its
+    name with no link and no control (a menu's last item may be a "More" button or a search box), or a link marked
+    as the current page (`aria-current`).
 
     >>> from lxml.html import fromstring
     >>> _trail(fromstring('<nav><ol><li><a href="/my">My courses</a></li><li><span>HIST210</span></li></ol></nav>'))
     True
-    >>> _trail(fromstring('<nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul></nav>'))
-    False
+    >>> [_trail(fromstring(f'<nav><ul><li><a href="/">Home</a></li><li>{last}</li></ul></nav>'))
+    ...  for last in ('<a href="/news">News</a>', '<button>More</button>', '<a href="/n" aria-current="page">News</a>')]
+    [False, False, True]
     """
     items = list(nav.iter("li"))
     if len(items) < 2:
         return False
-    links = [a for a in items[-1].iter("a") if a.get("href")]
-    return not links or all(a.get("aria-current") for a in links)
+    last = items[-1]
+    links = [a for a in last.iter("a") if a.get("href")]
+    if links:
+        return all(a.get("aria-current") for a in links)
+    return bool(last.text_content().strip()) and next(last.iter("button", "input", "select", "form"), None) is None
 
 
 def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
