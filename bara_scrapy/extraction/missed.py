@@ -22,7 +22,7 @@ from lxml.etree import XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
-from .boilerplate import HEADINGS, main_root, paragraph, role
+from .boilerplate import FORM_FIELDS, HEADINGS, main_root, paragraph, role
 from .lists import LINK_DENSE, MIN_ITEMS, TITLE_WORDS, Group, link_stats, overlay, overlays
 from .text import words
 
@@ -327,8 +327,7 @@ def forms_after(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
 
 def _hidden_fields_alone(form: HtmlElement) -> bool:
     """Whether a form's fields are hidden `<input>`s, one or more: no text area, list, button or other input."""
-    fields = [(el.tag, (el.get("type") or "").strip().lower()) for el in form.iter("textarea", "select", "button",
-                                                                                  "input")]
+    fields = [(el.tag, (el.get("type") or "").strip().lower()) for el in form.iter(*FORM_FIELDS, "button")]
     return bool(fields) and all(field == ("input", "hidden") for field in fields)
 
 
