@@ -238,13 +238,14 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
         following[i] = nxt
         nxt = anchors[i] if anchors[i] >= 0 else nxt
 
-    def taken(i: int, kind: str, found: str) -> bool:  # trafilatura kept the line's words, so it is no missed line
+    def taken(i: int, kind: str, found: str, pos: int) -> bool:  # trafilatura kept the line's words: no missed line
         if kind == "h":  # a heading as a line of its own; one the tree shows more often than trafilatura kept it, as
-            # a heading of its rank or before the next line it kept after this one (a post's <h1> headline, which it
-            # dropped, again as its recipe card's <h2> name, further down)
+            # a heading of its rank or at this place: not yet written, before the next line it kept after this one (a
+            # post's <h1> headline, which it dropped, again as its recipe card's <h2> name, further down; an infobox's
+            # row "History", written already, over the article's section)
             fewer = len(places.get(letters[i], ())) < counts[letters[i]]
             return found in kept_lines and (not fewer or (found, structure[i].level) in kept_heads
-                                            or found in body_seqs[:following[i]])
+                                            or found in body_seqs[pos:following[i]])
         named = found in names and i + 1 < len(structure) and (  # a grid's name, before its line (kept, or marked)
             anchors[i + 1] >= 0 or structure[i + 1].marked)
         return (found in kept_seq and not named) or _holds_kept(found, body_seqs[:following[i]])
@@ -268,7 +269,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
             b, structure[i + 1], host) and (anchors[i + 1] >= 0 or _frame_content(structure[i + 1]))))
         if framed and found in added:
             continue  # a slideshow's caption repeated per slide
-        if (b.marked or header or framed) and anchors[i] < 0 and not taken(i, b.kind, found):
+        if (b.marked or header or framed) and anchors[i] < 0 and not taken(i, b.kind, found, pos):
             out.extend(body[pos : following[i]])
             pos = max(pos, following[i])
             if b.kind == "code" and out and out[-1].kind == "code" and out[-1].seq in found:
@@ -643,7 +644,7 @@ def _frame_content(b: Block) -> bool:
         return True  # code however short, no byline or label: `#include "hivelog.h"`, a command to type
     if n < (FRAME_HEADING_WORDS if b.kind == "h" else FRAME_LINE_WORDS):
         return False
-    if b.kind != "code" and not (b.kind == "h" and b.level == 1) and _dateline(b, tokens):
+    if b.kind != "code" and not (b.kind == "h" and b.level == 1) and _dateline(b, tokens, b.kind == "h"):
         return False  # a byline, dateline or timestamp ("Posted by Ann on November 19, 2019, 6:21 AM"), a copyright
         # line; a line naming a year and no day or time ("13th") is a reference, an event, a bio, no date ("recorded
         # by the society in 1972", MediaWiki's references); an <h1> with a year is a title ("Month: May 2026")
@@ -701,11 +702,13 @@ def _without_closing_dateline(blocks: list[Block], comments: Sequence[Comment]) 
     return blocks if comments and last.seq in comment_lines((c.author, c.text) for c in comments) else blocks[:-1]
 
 
-def _dateline(b: Block, tokens: list[str]) -> bool:
+def _dateline(b: Block, tokens: list[str], heading: bool = False) -> bool:
     """Whether a line of the frame is a byline, dateline or timestamp, by its words outside its links (a reference's
     links back to where it is cited, "↑ 1.0 1.1", are no date): a third of them numbers, or a short line naming a
     year and a day or a time ("13th", "6:21"), or a copyright. A line naming a year alone is a sentence, a caption
-    or a bio's ("Warden of the lower river since 2004; I count otters at dawn.").
+    or a bio's ("Warden of the lower river since 2004; I count otters at dawn."), and a `heading` naming one is a
+    section's name however few its words ("Flood of 1881"); a heading naming a year and a day is a date (Blogger's
+    `<h2 class="date-header">`).
 
     >>> _dateline(Block("p", "Posted 13 May 2026", "Posted 13 May 2026"), ["Posted", "13", "May", "2026"])
     True
@@ -715,12 +718,14 @@ def _dateline(b: Block, tokens: list[str]) -> bool:
     >>> ref = Block("li", "↑ 1.0 1.1 The Navigation Act, 1791.", "↑ [1.0](#r-0) [1.1](#r-1) The Navigation Act, 1791.")
     >>> _dateline(ref, word_list(ref.text))
     False
+    >>> [_dateline(Block("h", t, t), word_list(t), True) for t in ("Flood of 1881", "Monday, March 4, 2024")]
+    [False, True]
     """
     words = word_list(_MD_LINK.sub(" ", b.md)) if "](" in b.md else tokens
     if not words:
         return False  # all of it a link: a card's title
     n = len(words)
-    return DATELINE_SHARE * sum(t.isdigit() for t in words) >= n or (
+    return (not heading and DATELINE_SHARE * sum(t.isdigit() for t in words) >= n) or (
         n < DATELINE_WORDS and any(_YEAR.fullmatch(t) for t in words)
         and (sum(any(c.isdigit() for c in t) for t in words) > 1 or "©" in b.text or "copyright" in b.seq))
 

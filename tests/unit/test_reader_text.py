@@ -2372,3 +2372,26 @@ def test_a_quoted_abstract_keeps_the_record_around_it() -> None:
             "</table></div></div></div></main></body></html>")
     text = page_content(html, "https://arxiv.org/abs/2403.11872").text
     assert "14 pages, 5 figures, 7 tables; accepted to Findings of ACL 2024" in text, text[-300:]
+
+
+def test_a_sections_heading_that_an_infobox_row_and_the_contents_repeat_stays() -> None:
+    """A Wikipedia article: its infobox has a row headed "History" before the article's own section of that name,
+    and the sidebar's table of contents (pruned, a navigation) names every section. Each section's heading stays,
+    at its place, and so does one naming a year ("Flood of 1881"), which is a section's name, not a dateline."""
+    para = ("The bridge was cast at the foundry a mile upstream and floated down the river on rafts in forty-eight "
+            "sections, then raised on its sandstone piers over a single summer.")
+    toc = ('<nav id="vector-toc" aria-label="Contents"><ul><li><a href="#History">History</a></li><li>'
+           '<a href="#Flood_of_1881">Flood of 1881</a></li><li><a href="#Restoration">Restoration</a></li></ul></nav>')
+    infobox = ('<table class="infobox"><tr><th colspan="2">History</th></tr><tr><th>Designer</th><td>Josiah Whitcombe'
+               '</td></tr><tr><th>Opened</th><td>14 September 1836</td></tr></table>')
+    heading = ('<div class="mw-heading mw-heading{n}"><h{n} id="{id}">{name}</h{n}><span class="mw-editsection">'
+               '<a href="/w/index.php?title=Bridge&amp;action=edit&amp;section=1">edit</a></span></div>')
+    sections = "".join(heading.format(n=n, id=name.replace(" ", "_"), name=name) + f"<p>{para}</p><p>{para}</p>"
+                       for n, name in ((2, "History"), (3, "Flood of 1881"), (2, "Restoration")))
+    html = ("<html><head><title>Kelsworth Iron Bridge - Wikipedia</title></head><body><div class='vector-column-start'>"
+            f"{toc}</div><main id='content'><h1>Kelsworth Iron Bridge</h1><div id='bodyContent'>"
+            f"<div class='mw-parser-output'>{infobox}<p>The Kelsworth Iron Bridge carries a road over the river.</p>"
+            f"{sections}</div></div></main></body></html>")
+    lines = page_content(html, "https://en.wikipedia.org/wiki/Kelsworth_Iron_Bridge").text.split("\n")
+    assert lines.count("History") == 1 and lines.index("History") > lines.index("Opened | 14 September 1836"), lines
+    assert "Flood of 1881" in lines and "Restoration" in lines, lines
