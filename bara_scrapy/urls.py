@@ -28,10 +28,11 @@ TRACKING_PARAMS = frozenset(
 )
 TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")
 
-_SIGN_IN = r"log-?in|sign-?in|sign-?up|register|registration|wp-login\.php|auth|oauth2?|sso"  # where one signs in
-_SIGN_IN_ACTIONS = r"log-?in|register|sign-?up|sign-?in"  # ... asked for in the query (?action=login)
+# where one signs in ("/users/sign_in": Rails' Devise writes its words apart with "_")
+_SIGN_IN = r"log[-_]?in|sign[-_]?in|sign[-_]?up|register|registration|wp-login\.php|auth|oauth2?|sso"
+_SIGN_IN_ACTIONS = r"log[-_]?in|register|sign[-_]?up|sign[-_]?in"  # ... asked for in the query (?action=login)
 _SEGMENTS = (
-    rf"{_SIGN_IN}|log-?out|sign-?out|"
+    rf"{_SIGN_IN}|log[-_]?out|sign[-_]?out|"
     r"account|my-?account|profile/edit|cart|basket|checkout|admin|wp-admin|"
     r"password|reset-?password|forgot-?password|"
     r"lost-?password|feed|feeds|rss|atom|share|sharer(?:\.php)?|intent/tweet|"
@@ -46,7 +47,7 @@ _FILE_EXTENSIONS = (
 )
 DEFAULT_DENY: tuple[str, ...] = (
     rf"^[^?]*/(?:{_SEGMENTS})(?:/|$|\?|\.(?:php|aspx?|html?)$)",
-    rf"[?&](?:action|do|mode)=(?:{_SIGN_IN_ACTIONS}|log-?out)(?:&|$)",
+    rf"[?&](?:action|do|mode)=(?:{_SIGN_IN_ACTIONS}|log[-_]?out)(?:&|$)",
     r"[?&]share=",
     # print views and feeds asked for in the query: ?print=1, ?view=print, ?format=printable, ?feed=rss2
     r"[?&](?:print|printable|printer-?friendly)(?:=(?:1|true|yes|on)?)?(?:&|$)",
@@ -74,8 +75,8 @@ def is_sign_in(url: str) -> bool:
     a prompt to sign in, not a page.
 
     >>> [is_sign_in(u) for u in ("https://a.org/wp-login.php?redirect_to=x", "/register", "/?action=login",
-    ...                          "/blog/login-tips", "/cart", "https://login.a.org/", "/login#form")]
-    [True, True, True, False, False, False, True]
+    ...                          "/blog/login-tips", "/cart", "https://login.a.org/", "/login#form", "/users/sign_in")]
+    [True, True, True, False, False, False, True, True]
     """
     return _SIGN_IN_RE.search(url) is not None  # a host ends before its first "/", so no login.a.org
 

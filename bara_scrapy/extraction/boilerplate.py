@@ -224,6 +224,17 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
     []
     >>> sign_in_prompts(fromstring('<div><p><a href="/login">Log in</a> <a href="/register">Register</a></p></div>'))
     []
+
+    A thread's box ends with its prompt, after the list of comments ("Please sign in to leave a comment."), or with
+    one link that is the whole sentence (Mastodon's "Sign in to participate in the conversation"):
+
+    >>> t = fromstring('<div><section><ul><li>First!</li></ul><p>Please <a href="/signin">sign in</a> to reply.</p>'
+    ...                '</section><section><div>First!</div><div><a href="/auth/sign_in">Sign in to participate in the '
+    ...                'conversation</a></div></section></div>')
+    >>> [el.tag for el in sign_in_prompts(t)]
+    ['p', 'div']
+    >>> sign_in_prompts(fromstring('<div><p>Invoices.</p><p>To see them, <a href="/signin">sign in</a>.</p></div>'))
+    []
     """
     out: list[HtmlElement] = []
     for a in root.iter("a"):
@@ -237,16 +248,29 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
             continue
         link_words = [word_count(link.text_content()) for link in line.iter("a")]
         line_words = word_count(line.text_content())
-        if line_words > PROMPT_WORDS or 2 * sum(link_words) >= line_words or max(link_words) > LABEL_WORDS \
-                or next(line.iter("br"), None) is not None \
-                or (box.text or "").strip() or any((el.tail or "").strip() for el in box) \
-                or any(el is not line and el.tag not in HEADINGS and el.text_content().strip() for el in box):
+        worded = 2 * sum(link_words) < line_words and max(link_words) <= LABEL_WORDS  # a sentence with its links
+        linked = link_words == [line_words] and line_words > LABEL_WORDS  # a sentence that is one link
+        if line_words > PROMPT_WORDS or not (worded or linked) or next(line.iter("br"), None) is not None \
+                or (box.text or "").strip() or any((el.tail or "").strip() for el in box):
+            continue
+        others = [el for el in box if el is not line and el.tag not in HEADINGS and el.text_content().strip()]
+        if others and not _ends_thread(line, others):
             continue
         out += _titled(line)
     return out
 
 
+def _ends_thread(line: HtmlElement, others: list[HtmlElement]) -> bool:
+    """Whether a line ends its box after a thread or list: the box's other elements with text all come before it,
+    and none is a paragraph (a sentence among the page's own prose, "To change it, sign in and open Settings.",
+    stands among paragraphs)."""
+    box = line.getparent()
+    at = box.index(line)
+    return all(box.index(el) < at and el.tag not in _PROSE for el in others)
+
+
 _PROMPT_LINES = frozenset({"p", "div", "li", "dd", "td"})
+_PROSE = frozenset({"p", "blockquote", "pre"})  # a paragraph's elements: a line among them is one of the prose's
 _ENDPOINTS = DenyPolicy()  # the built-in non-content endpoints: edit, login, share, print…
 
 

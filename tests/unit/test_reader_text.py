@@ -2395,3 +2395,23 @@ def test_a_sections_heading_that_an_infobox_row_and_the_contents_repeat_stays() 
     lines = page_content(html, "https://en.wikipedia.org/wiki/Kelsworth_Iron_Bridge").text.split("\n")
     assert lines.count("History") == 1 and lines.index("History") > lines.index("Opened | 14 September 1836"), lines
     assert "Flood of 1881" in lines and "Restoration" in lines, lines
+
+
+def test_a_prompt_to_sign_in_that_ends_a_thread_is_no_comment() -> None:
+    """GitLab and Zendesk end an issue's or an article's comments with a line asking to sign in to reply, after the
+    list of comments, in the same box; Mastodon ends a thread with one link that is the whole sentence. Neither is a
+    comment or the page's text; the comments stay."""
+    notes = [("ines", "The import drops the row when a quoted cell holds a line break."),
+             ("tom", "Reproduced on 2.4 with the sample file from the report.")]
+    thread = "".join(f'<li class="note"><div class="note-header"><a href="/{who}">{who}</a></div><div class="body">'
+                     f"<p>{said}</p></div></li>" for who, said in notes)
+    story = " ".join(["Importing a CSV file whose quoted cells hold line breaks silently drops those rows."] * 4)
+    html = ("<html><head><title>CSV import drops rows (#812) · GitLab</title></head><body><main><h1>CSV import drops "
+            f"rows</h1><div class='description'><p>{story}</p></div><section class='notes'><ul class='notes'>{thread}"
+            "</ul><div class='disabled-comment'><span>Please <a href='/users/sign_up'>register</a> or <a href='/users/"
+            "sign_in?redirect_to_referer=yes'>sign in</a> to reply</span></div></section><div class='thread'><div "
+            "class='entry'><p>First status of the thread, about the bike counts.</p></div><div class='entry'><a "
+            "href='/auth/sign_in'>Sign in to participate in the conversation</a></div></div></main></body></html>")
+    text = page_content(html, "https://gitlab.example.org/labs/ledger/-/issues/812").text
+    assert all(said in text for _, said in notes), text
+    assert "to reply" not in text and "participate in the conversation" not in text, text
