@@ -70,15 +70,17 @@ def records(root: HtmlElement, container: HtmlElement, frame: Collection[HtmlEle
     for dl in root.iter("dl"):
         if _pairs(dl) >= MIN_PAIRS:
             found.append(dl)
-    found += _labelled_runs(root)
+    fields = _labelled_runs(root)  # a run's parent -> its fields, the record's lines (not its other boxes: a button)
+    found += fields
     found += (el for el in _labelled_lists(root) if end is None or not follows_in_document(el, end))
     found += _labelled_tables(root)
     kinds: defaultdict[str, list[HtmlElement]] = defaultdict(list)
     for el in found:
         kinds[_kind(el)].append(el)
     span = None if headline is None or end is None else (headline, end)
-    return [el for kind in kinds.values() if _one_record(kind) for el in kind
-            if _placed(el, container, frame, span) and _few_links(el) and not _byline(el)]
+    return [field for kind in kinds.values() if _one_record(kind) for el in kind
+            if _placed(el, container, frame, span) and _few_links(el) and not _byline(el)
+            for field in fields.get(el, (el,))]
 
 
 def _one_record(kind: list[HtmlElement]) -> bool:
@@ -128,17 +130,62 @@ def _pairs(dl: HtmlElement) -> int:
     return terms
 
 
-def _labelled_runs(root: HtmlElement) -> list[HtmlElement]:
-    """The parents of runs of `MIN_PAIRS` boxes or more of one signature, every box of that signature in its parent
-    a field (`_labelled`): a label and its value."""
+def _labelled_runs(root: HtmlElement) -> dict[HtmlElement, list[HtmlElement]]:
+    """The parents of runs of boxes of one signature, each with its fields, every box of that signature in its
+    parent a field (`_labelled`): a label and its value, `MIN_PAIRS` of them or more a value of one line (a paragraph
+    at most; an archive item's Description may be several, beside its Creator and Date: a run of titled paragraphs
+    alone is a page's sections, "About us", "Our history").
+
+    >>> from lxml.html import fromstring
+    >>> item = '<div><h3>{}</h3><div class="value"><p>{}</p></div></div>'
+    >>> fields = [("Description", "A letter.</p><p>Four pages."), ("Creator", "Rennie, Agnes"), ("Date", "1899")]
+    >>> len(_labelled_runs(fromstring("<div>" + "".join(item.format(*f) for f in fields) + "</div>")))
+    1
+    >>> sections = [("About us", "We count.</p><p>We map."), ("History", "Since 1990.</p><p>Then more.")]
+    >>> _labelled_runs(fromstring("<div>" + "".join(item.format(*f) for f in sections) + "</div>"))
+    {}
+    """
     runs: dict[tuple[HtmlElement, str], list[HtmlElement]] = defaultdict(list)
+    lines: set[HtmlElement] = set()  # the boxes whose value is one line (a paragraph at most)
     for h in root.iter(*HEADINGS):
         box = h.getparent()
-        up = None if box is None else box.getparent()
+        up = None if box is None else _outer(box).getparent()
         if box is not None and up is not None and _labelled(box, h):
             runs[(up, signature(box))].append(box)
-    return [up for (up, kind), boxes in runs.items()
-            if len(boxes) >= MIN_PAIRS and len(boxes) == sum(signature(el) == kind for el in up)]
+            if len(box.findall(".//p")) <= 1:
+                lines.add(box)
+    return {up: [_outer(box) for box in boxes] for (up, kind), boxes in runs.items()
+            if sum(box in lines for box in boxes) >= MIN_PAIRS
+            and len(boxes) == sum(1 for el in up.iterdescendants() if signature(el) == kind
+                                  and _outer(el).getparent() is up and words(el.text_content()))}
+
+
+def _outer(box: HtmlElement) -> HtmlElement:
+    """The outermost element around a box that holds nothing else: the wrappers a component framework writes around
+    each field (DSpace's `<ds-generic-item-page-field><div><ds-metadata-values>…`), or the box itself.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><x-field><div><div class="f"><h3>Date</h3>1899</div></div></x-field><p>Note</p></div>')
+    >>> _outer(t.find(".//div[@class='f']")).tag
+    'x-field'
+    >>> card = fromstring('<div><div class="c"><a href="/s/1"><img src="1.jpg"></a><div class="v"><h3>Otters</h3>Back'
+    ...                   '</div></div><p>Note</p></div>')
+    >>> _outer(card.find(".//h3").getparent()).get("class")
+    'v'
+    """
+    item = box
+    while (up := item.getparent()) is not None and not (up.text or "").strip() and all(
+            el is item or _empty(el) for el in up) and not (item.tail or "").strip():
+        item = up
+    return item
+
+
+def _empty(el: HtmlElement) -> bool:
+    """Whether a node shows nothing and leads nowhere: a comment, or an element with no text, link or picture (a
+    card's picture and the link laid over it make it a card, not a field's wrapper)."""
+    if (el.tail or "").strip():
+        return False
+    return not isinstance(el.tag, str) or not (el.text_content().strip() or next(el.iter("a", "img"), None) is not None)
 
 
 def _labelled_tables(root: HtmlElement) -> list[HtmlElement]:
@@ -278,7 +325,8 @@ _MARKERS = XPath(f"descendant::*[self::time or @rel or @itemprop][{_DATE_OR_AUTH
 def _labelled(box: HtmlElement, h: HtmlElement) -> bool:
     """Whether a box is a field: its first element a heading of `LABEL_WORDS` words at most and no link (a card's
     title links), with words after it (`_VALUE`) written as a value, not as a section (`_STRUCTURE`: a list, a table,
-    an entry, another heading, a second paragraph: a home page's "Latest news" and "Coming up" are sections).
+    an entry, another heading: a home page's "Latest news" and "Coming up" are sections). A value may be paragraphs
+    (an archive item's Description); a run of such boxes alone is a page's sections (`_labelled_runs`).
 
     >>> from lxml.html import fromstring
     >>> field = fromstring('<div><h3>Rights</h3><div>Public domain</div></div>')
@@ -289,8 +337,7 @@ def _labelled(box: HtmlElement, h: HtmlElement) -> bool:
     """
     label = words(" ".join(h.itertext()))
     return 0 < label <= LABEL_WORDS and next(h.iter("a"), None) is None and words(" ".join(_VALUE(box))) > label \
-        and _first(box) is h and next((el for el in box.iterdescendants(*_STRUCTURE) if el is not h), None) is None \
-        and len(box.findall(".//p")) <= 1
+        and _first(box) is h and next((el for el in box.iterdescendants(*_STRUCTURE) if el is not h), None) is None
 
 
 _STRUCTURE = ("ul", "ol", "dl", "table", "article", "section", "form", "figure", *HEADINGS)  # a section's, no value's

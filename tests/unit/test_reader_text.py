@@ -2415,3 +2415,37 @@ def test_a_prompt_to_sign_in_that_ends_a_thread_is_no_comment() -> None:
     text = page_content(html, "https://gitlab.example.org/labs/ledger/-/issues/812").text
     assert all(said in text for _, said in notes), text
     assert "to reply" not in text and "participate in the conversation" not in text, text
+
+
+def test_a_records_fields_stay_whatever_wraps_them_and_however_long_a_value() -> None:
+    """An archive item's record: DSpace wraps each field in its own components (`<ds-generic-item-page-field>`,
+    `<ds-item-page-uri-field>`…), so no two fields are siblings, and a field's value may be a link (its handle, its
+    collection); Omeka's Description is two paragraphs beside one-line fields. Both are records, their fields the
+    page's content."""
+    field = ('<{tag}><div class="item-page-field"><ds-metadata-field-wrapper><div class="simple-view-element"><h2 '
+             'class="simple-view-element-header">{label}</h2><div class="simple-view-element-body">{value}</div></div>'
+             '</ds-metadata-field-wrapper></div></{tag}>')
+    abstract = " ".join(["Flight calls were recorded at three stations on the estuary over four autumns."] * 6)
+    fields = [("ds-item-page-abstract-field", "Abstract", f"<span>{abstract}</span>"),
+              ("ds-generic-item-page-field", "Supervisor", "<span>Whitlaw, Fergus</span>"),
+              ("ds-item-page-uri-field", "URI", '<a href="https://hdl.handle.net/10099/48213">'
+                                               "https://hdl.handle.net/10099/48213</a>"),
+              ("ds-item-page-collections", "Collections", '<div class="collections"><a href="/collections/a8">'
+                                                          "<span>Coastal and Estuarine Ecology Group</span></a></div>")]
+    html = ("<html><head><title>Acoustic monitoring of bird migration</title></head><body><main><h1>Acoustic "
+            "monitoring of bird migration</h1><div class='col-md-6'>"
+            + "".join(field.format(tag=t, label=label, value=v) for t, label, v in fields)
+            + "<div><a role='button' class='btn' href='/items/e4/full'>Show full item record</a></div></div></main>"
+            "</body></html>")
+    text = page_content(html, "https://repository.example.ac.uk/items/e4").text
+    assert "https://hdl.handle.net/10099/48213" in text and "Coastal and Estuarine Ecology Group" in text, text
+    element = '<div class="element"><h3>{}</h3><div class="element-text">{}</div></div>'
+    letter = ("<p>Four-page letter written from the schoolhouse at Kilmory to her brother in the Yukon goldfields.</p>"
+              "<p>Agnes describes the loss of the family's boat in the January gales and the new pier.</p>")
+    items = [("Title", "Letter from Agnes Rennie"), ("Description", letter), ("Creator", '<a href="/items/browse?c=39">'
+             "Rennie, Agnes (1871–1944)</a>"), ("Date", "1899-03-14"), ("Rights", "Reproduced by kind permission.")]
+    html = ("<html><head><title>Letter from Agnes Rennie · Community Archive</title></head><body><div id='primary'><h1>"
+            "Letter from Agnes Rennie</h1><div class='element-set'><h2>Dublin Core</h2>"
+            + "".join(element.format(*item) for item in items) + "</div></div></body></html>")
+    lines = page_content(html, "https://archive.example.org/items/show/212").text.split("\n")
+    assert "Creator" in lines and "Rennie, Agnes (1871–1944)" in lines, lines
