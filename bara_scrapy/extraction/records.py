@@ -133,8 +133,9 @@ def _pairs(dl: HtmlElement) -> int:
 def _labelled_runs(root: HtmlElement) -> dict[HtmlElement, list[HtmlElement]]:
     """The parents of runs of boxes of one signature, each with its fields, every box of that signature in its
     parent a field (`_labelled`): a label and its value, `MIN_PAIRS` of them or more a value of one line (a paragraph
-    at most; an archive item's Description may be several, beside its Creator and Date: a run of titled paragraphs
-    alone is a page's sections, "About us", "Our history").
+    at most and no list; an archive item's Description may be several, beside its Creator and Date, and an issue's
+    "Fix versions" a list, beside its Priority and Resolution: a run of titled paragraphs or lists alone is a
+    page's sections, "About us", "Latest news").
 
     >>> from lxml.html import fromstring
     >>> item = '<div><h3>{}</h3><div class="value"><p>{}</p></div></div>'
@@ -148,11 +149,12 @@ def _labelled_runs(root: HtmlElement) -> dict[HtmlElement, list[HtmlElement]]:
     runs: dict[tuple[HtmlElement, str], list[HtmlElement]] = defaultdict(list)
     lines: set[HtmlElement] = set()  # the boxes whose value is one line (a paragraph at most)
     for h in root.iter(*HEADINGS):
-        box = h.getparent()
+        label = _outer(h)  # with the wrappers holding it alone (Jira's `<div><h3>Priority</h3></div>` beside the value)
+        box = label.getparent()
         up = None if box is None else _outer(box).getparent()
-        if box is not None and up is not None and _labelled(box, h):
+        if box is not None and up is not None and _labelled(box, h, label, _VALUE_LISTS):
             runs[(up, signature(box))].append(box)
-            if len(box.findall(".//p")) <= 1:
+            if len(box.findall(".//p")) <= 1 and next(box.iter(*_VALUE_LISTS), None) is None:
                 lines.add(box)
     return {up: [_outer(box) for box in boxes] for (up, kind), boxes in runs.items()
             if sum(box in lines for box in boxes) >= MIN_PAIRS
@@ -322,11 +324,13 @@ _BYLINE = XPath(f"boolean(descendant-or-self::*[{_DATE_OR_AUTHOR}])")
 _MARKERS = XPath(f"descendant::*[self::time or @rel or @itemprop][{_DATE_OR_AUTHOR}]")
 
 
-def _labelled(box: HtmlElement, h: HtmlElement) -> bool:
-    """Whether a box is a field: its first element a heading of `LABEL_WORDS` words at most and no link (a card's
-    title links), with words after it (`_VALUE`) written as a value, not as a section (`_STRUCTURE`: a list, a table,
-    an entry, another heading: a home page's "Latest news" and "Coming up" are sections). A value may be paragraphs
-    (an archive item's Description); a run of such boxes alone is a page's sections (`_labelled_runs`).
+def _labelled(box: HtmlElement, h: HtmlElement, label: HtmlElement | None = None,
+              lists: Collection[str] = ()) -> bool:
+    """Whether a box is a field: its first element a heading (or the `label` holding the heading alone) of
+    `LABEL_WORDS` words at most and no link (a card's title links), with words after it (`_VALUE`) written as a
+    value, not as a section (`_STRUCTURE`: a list, but of the `lists` allowed, a table, an entry, another heading: a
+    home page's "Latest news" and "Coming up" are sections). A value may be paragraphs (an archive item's
+    Description); a run of such boxes alone is a page's sections (`_labelled_runs`).
 
     >>> from lxml.html import fromstring
     >>> field = fromstring('<div><h3>Rights</h3><div>Public domain</div></div>')
@@ -334,13 +338,18 @@ def _labelled(box: HtmlElement, h: HtmlElement) -> bool:
     ...                      '</section>')
     >>> _labelled(field, field[0]), _labelled(section, section[0])
     (True, False)
+    >>> wrapped = fromstring('<div><div class="heading"><h3>Priority</h3></div><div><span>High</span></div></div>')
+    >>> _labelled(wrapped, wrapped[0][0], wrapped[0])
+    True
     """
-    label = words(" ".join(h.itertext()))
-    return 0 < label <= LABEL_WORDS and next(h.iter("a"), None) is None and words(" ".join(_VALUE(box))) > label \
-        and _first(box) is h and next((el for el in box.iterdescendants(*_STRUCTURE) if el is not h), None) is None
+    count = words(" ".join(h.itertext()))
+    return 0 < count <= LABEL_WORDS and next(h.iter("a"), None) is None and words(" ".join(_VALUE(box))) > count \
+        and _first(box) is (h if label is None else label) \
+        and next((el for el in box.iterdescendants(*_STRUCTURE) if el is not h and el.tag not in lists), None) is None
 
 
 _STRUCTURE = ("ul", "ol", "dl", "table", "article", "section", "form", "figure", *HEADINGS)  # a section's, no value's
+_VALUE_LISTS = ("ul", "ol")  # ... but for a list of values in a run of one-line fields (Jira's "Fix versions")
 
 
 def _first(box: HtmlElement) -> HtmlElement | None:

@@ -2449,3 +2449,23 @@ def test_a_records_fields_stay_whatever_wraps_them_and_however_long_a_value() ->
             + "".join(element.format(*item) for item in items) + "</div></div></body></html>")
     lines = page_content(html, "https://archive.example.org/items/show/212").text.split("\n")
     assert "Creator" in lines and "Rennie, Agnes (1871–1944)" in lines, lines
+
+
+
+def test_an_issues_fields_are_a_record_though_each_label_has_its_wrapper_and_some_values_are_lists() -> None:
+    """Jira's issue view: each field is a heading in a wrapper of its own beside its value's wrapper, and a field
+    of several values (Fix versions, Labels) writes them as a list. The fields are a record, the page's data."""
+    field = ('<div data-testid="field-wrapper.{key}" class="_bb82"><div class="css-1ianvuh"><div class="css-1prb4ou">'
+             '<h3 class="css-15tqxjg">{label}</h3></div><div class="css-fd7otc"><div class="css-11tpbfe">{value}</div>'
+             "</div></div></div>")
+    fields = [("priority", "Priority", "<span>High</span>"), ("resolution", "Resolution", "<span>Fixed</span>"),
+              ("fixVersions", "Fix versions", '<ul><li><a href="/versions/3.8.1"><span>3.8.1</span></a></li></ul>'),
+              ("assignee", "Assignee", "<span>Priya Natarajan</span>")]
+    story = " ".join(["The sync client drops queued edits when the token is refreshed on Android."] * 5)
+    html = ("<html><head><title>[ORB-1204] Sync client drops queued edits - Jira</title></head><body><main><h1>Sync "
+            f"client drops queued edits</h1><div class='description'><p>{story}</p></div><details open><summary>Details"
+            "</summary><div class='css-1oa4jhz'>" + "".join(field.format(key=k, label=label, value=v)
+                                                         for k, label, v in fields)
+            + "</div></details></main></body></html>")
+    lines = page_content(html, "https://lumenstack.atlassian.net/browse/ORB-1204").text.split("\n")
+    assert all(x in lines for x in ("Priority", "High", "Resolution", "Fixed", "Fix versions", "3.8.1")), lines
