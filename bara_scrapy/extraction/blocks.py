@@ -89,9 +89,13 @@ class Block:
     # the element around the block-level element that holds it, by its number in the walk: the items of one list,
     # the paragraphs of one article share it (the box a line stands in, where `path` is only its place)
     box: int = field(default=-1, compare=False)
+    # the block-level element that holds it, by its number in the walk: two lines of one element are parts of its
+    # text, apart where an inline element the caller bounded starts or ends
+    here: int = field(default=-1, compare=False)
 
     def __init__(self, kind: str, text: str, md: str, level: int = 0, marked: bool = False, link_words: int = 0,
-                 framed: bool = False, carded: bool = False, path: str = "", group: int = -1, box: int = -1) -> None:
+                 framed: bool = False, carded: bool = False, path: str = "", group: int = -1, box: int = -1,
+                 here: int = -1) -> None:
         """The fields, written into the instance's dict at once: the dataclass's own `__init__` of a frozen class
         sets each through `object.__setattr__`, which writes them there one call at a time (ten calls a block, a
         CleanEval page builds hundreds). `dataclass` keeps an `__init__` the class defines; this one's parameters
@@ -101,7 +105,7 @@ class Block:
         True
         """
         self.__dict__.update(kind=kind, text=text, md=md, level=level, marked=marked, link_words=link_words,
-                             framed=framed, carded=carded, path=path, group=group, box=box)
+                             framed=framed, carded=carded, path=path, group=group, box=box, here=here)
 
     @_once
     def seq(self) -> str:
@@ -328,7 +332,7 @@ class _Walker:
             link_words = word_count(text)
         framed, self.line_framed = self.framed > 0 or self.line_framed, False
         self.blocks.append(Block(kind, text, md or text, level, self.inside > 0, link_words, framed,
-                                 carded, self.path, self.line_group, self.box))
+                                 carded, self.path, self.line_group, self.box, self.here))
 
     def start(self) -> None:
         """Text is about to be gathered: a new line starts in the current group (if it is the first text)."""

@@ -205,6 +205,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     >>> [b.text for b in merge([soup(1), p(intro), soup(2)], [p(intro), soup(2)])]
     ['Leek soup', 'An intro of several words', 'Leek soup']
     """
+    kept = _unglued(kept, structure)
     struct_seqs = [b.seq for b in structure]
     struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
 
@@ -553,6 +554,55 @@ def _fuller(kept: Block, tree: Block) -> bool:
         if 2 * sum(w in held for w in words) < len(words):
             dropped.update(words)
     return not added & dropped
+
+
+GLUE_KEY = 8  # letters: the tree's lines are looked up by their first letters
+
+
+def _unglued(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
+    """trafilatura's lines, each that is two lines of the tree or more, one after the other, each of a block-level
+    element of its own (`Block.here`), glued, as those lines: a card's name, role and email, each a `<div>` of its
+    own, which trafilatura wrote as one paragraph ("Ann Reed Professor ann@uni.edu"). A reader sees them apart.
+    Lines are compared by their letters; the parts of one element's text (apart where an inline element is bounded:
+    "Note:" in `<strong>`, "See TracTimeline") stay one line.
+
+    >>> tree = [Block("h", "Ann Reed", "[Ann Reed](/ann)", 2, here=1), Block("p", "Professor", "Professor", here=2),
+    ...         Block("p", "ann@uni.edu", "[ann@uni.edu](mailto:ann@uni.edu)", here=3)]
+    >>> [(b.kind, b.md) for b in _unglued([Block("p", "Ann Reed Professor ann@uni.edu", "")], tree)]
+    [('h', '[Ann Reed](/ann)'), ('p', 'Professor'), ('p', '[ann@uni.edu](mailto:ann@uni.edu)')]
+    >>> [b.text for b in _unglued([Block("p", "Ann Reed Professor", ""), Block("p", "Professor", "")], tree[1:])]
+    ['Ann Reed Professor', 'Professor']
+    >>> inline = [Block("p", "Note:", "", here=4), Block("p", "See the guide.", "", here=4)]
+    >>> [b.text for b in _unglued([Block("p", "Note: See the guide.", "")], inline)]
+    ['Note: See the guide.']
+    """
+    letters = [b.seq.replace(" ", "") for b in structure]
+    heres = [b.here for b in structure]
+    lines = set(letters)
+    starts = defaultdict[str, list[int]](list)
+    for j, found in enumerate(letters):
+        if found:
+            starts[found[:GLUE_KEY]].append(j)
+    out: list[Block] = []
+    for b in kept:
+        whole = b.seq.replace(" ", "")
+        parts = () if b.kind in ("h", "row", "code") or whole in lines else _glued_from(whole, letters, starts, heres)
+        out.extend(replace(part, marked=False, framed=False) for part in (structure[j] for j in parts)) if parts \
+            else out.append(b)
+    return out
+
+
+def _glued_from(whole: str, letters: Sequence[str], starts: Mapping[str, list[int]], heres: Sequence[int]) -> range:
+    """The tree's lines (`letters`, indexed by their first letters in `starts`) that are `whole`, two or more, one
+    after the other, each of another element (`heres`: `Block.here`); empty when none are."""
+    for n in range(1, min(GLUE_KEY, len(whole)) + 1):
+        for j in starts.get(whole[:n], ()):
+            rest, k = whole, j
+            while k < len(letters) and rest and rest.startswith(letters[k]):
+                rest, k = rest[len(letters[k]):], k + 1
+            if not rest and k - j > 1 and len(set(heres[j:k])) == k - j:
+                return range(j, k)
+    return range(0)
 
 
 def _from_tree(kept: Block, tree: Block) -> Block:

@@ -2451,6 +2451,18 @@ def test_a_records_fields_stay_whatever_wraps_them_and_however_long_a_value() ->
     assert "Creator" in lines and "Rennie, Agnes (1871–1944)" in lines, lines
 
 
+def test_lines_of_their_own_elements_that_trafilatura_glued_stay_apart() -> None:
+    """javadoc writes a package's description as a `<div class="block">` whose first sentence is loose text and whose
+    next paragraph is a `<p>`; trafilatura writes the two as one paragraph. A reader sees two."""
+    first = "Lending packets to gardeners and taking saved seed back."
+    second = ("A gardener borrows a packet in spring and promises to return seed of the same variety after the "
+              "harvest. The loan desk keeps track of these promises and of the ones that are overdue.")
+    html = ("<html><head><title>org.example.seedlib.loans</title></head><body><main><h1>Package "
+            f"org.example.seedlib.loans</h1><section class='package-description'><div class='block'>{first}\n\n "
+            f"<p>{second}</p></div></section></main></body></html>")
+    lines = page_content(html, "https://docs.example.org/seedlib/loans/package-summary.html").text.split("\n")
+    assert first in lines and second in lines, lines
+
 
 def test_an_issues_fields_are_a_record_though_each_label_has_its_wrapper_and_some_values_are_lists() -> None:
     """Jira's issue view: each field is a heading in a wrapper of its own beside its value's wrapper, and a field
