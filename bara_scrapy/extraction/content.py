@@ -205,7 +205,7 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     >>> [b.text for b in merge([soup(1), p(intro), soup(2)], [p(intro), soup(2)])]
     ['Leek soup', 'An intro of several words', 'Leek soup']
     """
-    kept = _unglued(kept, structure)
+    kept = _in_tree_order(_unglued(kept, structure), structure)
     struct_seqs = [b.seq for b in structure]
     struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
 
@@ -557,6 +557,35 @@ def _fuller(kept: Block, tree: Block) -> bool:
 
 
 GLUE_KEY = 8  # letters: the tree's lines are looked up by their first letters
+
+
+def _in_tree_order(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
+    """trafilatura's lines in the tree's order: a line of a sentence's length (`SHORT_LINE_WORDS` words or more) that
+    is one line of the tree, shown once there and kept once, stands where the tree shows it, and each other line
+    stays before the next such line (after the last one: after it). trafilatura may write a page's intro after the
+    first card of the grid under it (the order it walks a `<main>`'s children in); a reader reads the intro first. A
+    short line ("enum hl_status {", a name) is no place: the tree may show it once where trafilatura kept it from a
+    table row of other words.
+
+    >>> b = lambda t: Block("p", t, t)
+    >>> intro, ann = b("An intro to the people of the school"), b("Ann Reed studies the tides of the bay")
+    >>> bob = b("Bob Lee counts the birds of the estuary")
+    >>> tree = [intro, b("Ann Reed"), ann, bob]
+    >>> [x.text[:12] for x in _in_tree_order([b("Ann Reed"), ann, intro, bob], tree)]
+    ['An intro to ', 'Ann Reed', 'Ann Reed stu', 'Bob Lee coun']
+    """
+    letters = Counter(b.seq.replace(" ", "") for b in structure)
+    where = {found: i for i, b in enumerate(structure) if letters[found := b.seq.replace(" ", "")] == 1}
+    kept_letters = Counter(b.seq.replace(" ", "") for b in kept)
+    places = [where.get(found, -1) if b.words >= SHORT_LINE_WORDS and kept_letters[found] == 1 else -1
+              for b in kept for found in (b.seq.replace(" ", ""),)]
+    keys, nxt = [0] * len(kept), next((place for place in reversed(places) if place >= 0), -1)
+    for n in range(len(kept) - 1, -1, -1):  # each line without a place goes with the next one that has one
+        nxt = places[n] if places[n] >= 0 else nxt
+        keys[n] = nxt
+    if all(a <= z for a, z in pairwise(keys)):
+        return kept  # (most pages: trafilatura wrote them in order)
+    return [b for _, b in sorted(zip(keys, kept, strict=True), key=lambda pair: pair[0])]
 
 
 def _unglued(kept: list[Block], structure: Sequence[Block]) -> list[Block]:

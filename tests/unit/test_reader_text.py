@@ -2464,6 +2464,21 @@ def test_lines_of_their_own_elements_that_trafilatura_glued_stay_apart() -> None
     assert first in lines and second in lines, lines
 
 
+def test_a_grids_intro_comes_before_its_cards_whatever_order_trafilatura_wrote() -> None:
+    """A department's people page: a heading and an intro over a grid of cards. trafilatura writes the first card's
+    role and summary before the intro; a reader reads the headline and the intro first, then each card whole."""
+    cards = "".join(f'<article class="card"><h2><a href="/people/{n}">Person {n} Name</a></h2><div class="role">'
+                    f'Senior Lecturer in Field {n}</div><div class="email"><a href="mailto:p{n}@uni.edu">p{n}@uni.edu'
+                    f'</a></div><div class="summary">Research on the tides and the shore birds of bay {n}</div>'
+                    "</article>" for n in range(6))
+    html = ("<html><head><title>Our people | Dept</title></head><body><main><h1>Our people</h1><p>Meet the staff of "
+            f"the department, who teach and research across the faculty.</p><div class='grid'>{cards}</div></main>"
+            "</body></html>")
+    lines = page_content(html, "https://uni.example.edu/people").text.split("\n")
+    assert lines[:4] == ["Our people", "Meet the staff of the department, who teach and research across the faculty.",
+                         "Person 0 Name", "Senior Lecturer in Field 0"], lines[:6]
+
+
 def test_an_issues_fields_are_a_record_though_each_label_has_its_wrapper_and_some_values_are_lists() -> None:
     """Jira's issue view: each field is a heading in a wrapper of its own beside its value's wrapper, and a field
     of several values (Fix versions, Labels) writes them as a list. The fields are a record, the page's data."""
