@@ -64,7 +64,7 @@ LABEL_WORDS = 3  # "Share", "Advertisement", "Skip to content"
 FURNITURE_LINK_SHARE = 0.5
 CONTROL_WORDS = 60  # a notice with buttons or a form (consent, newsletter) is short
 EXPANDED_WORDS = 8  # the fewest words a text cut short shows before its "more"
-PROMPT_WORDS = 16  # a prompt to sign in is a sentence or two: "You must be logged in to post a comment."
+PROMPT_WORDS = 20  # a prompt to sign in is a sentence or two: "You must be logged in to post a comment."
 _DROPPED_TAGS = INVISIBLE | LANDMARK_TAGS  # furniture by its tag alone (a button only outside a heading)
 _READ_ATTRIBUTES = frozenset({"role", "aria-hidden", "hidden", "style", "class", "id"})  # what `is_boilerplate` reads
 _TOKEN_SPLIT = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
@@ -235,6 +235,10 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
     ['p', 'div']
     >>> sign_in_prompts(fromstring('<div><p>Invoices.</p><p>To see them, <a href="/signin">sign in</a>.</p></div>'))
     []
+    >>> [el.tag for el in sign_in_prompts(fromstring('<div><div><a href="/signup">Sign up for free</a> to join this '
+    ...                                              'conversation. Have an account? <a href="/login">Sign in to '
+    ...                                              'comment</a></div></div>'))]
+    ['div']
     """
     out: list[HtmlElement] = []
     for a in root.iter("a"):
@@ -250,7 +254,11 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
         line_words = word_count(line.text_content())
         worded = 2 * sum(link_words) < line_words and max(link_words) <= LABEL_WORDS  # a sentence with its links
         linked = link_words == [line_words] and line_words > LABEL_WORDS  # a sentence that is one link
-        if line_words > PROMPT_WORDS or not (worded or linked) or next(line.iter("br"), None) is not None \
+        # ... or sentences whose every link is to sign in or up (GitHub's "Sign up for free to join this conversation
+        # on GitHub. Already have an account? Sign in to comment")
+        signing = len(link_words) > 1 and sum(link_words) < line_words and all(
+            is_sign_in((link.get("href") or "").strip()) for link in line.iter("a"))  # not all links: a menu's
+        if line_words > PROMPT_WORDS or not (worded or linked or signing) or next(line.iter("br"), None) is not None \
                 or (box.text or "").strip() or any((el.tail or "").strip() for el in box):
             continue
         others = [el for el in box if el is not line and el.tag not in HEADINGS and el.text_content().strip()]

@@ -2496,3 +2496,17 @@ def test_an_issues_fields_are_a_record_though_each_label_has_its_wrapper_and_som
             + "</div></details></main></body></html>")
     lines = page_content(html, "https://lumenstack.atlassian.net/browse/ORB-1204").text.split("\n")
     assert all(x in lines for x in ("Priority", "High", "Resolution", "Fixed", "Fix versions", "3.8.1")), lines
+
+
+def test_a_prompt_to_sign_up_or_in_under_an_issue_is_no_text() -> None:
+    """GitHub ends a closed conversation with "Sign up for free to join this conversation on GitHub. Already have an
+    account? Sign in to comment": two sentences whose every link is to sign up or in, alone in their box. A control,
+    not the issue's text."""
+    story = " ".join(["Reusing a TileCache across threads leaks memory until the process is killed."] * 5)
+    html = ("<html><head><title>Memory leak · #2187 · GitHub</title></head><body><main><h1>Memory leak when "
+            f"reusing TileCache</h1><div class='markdown-body'><p>{story}</p></div><div data-testid='comment-box'><div>"
+            "<span><a href='/signup?return_to=%2Fi%2F2187'><span>Sign up for free</span></a> <strong>to join this "
+            "conversation on GitHub.</strong> Already have an account? <a href='/login?return_to=%2Fi%2F2187'>Sign in "
+            "to comment</a></span></div></div></main></body></html>")
+    text = page_content(html, "https://github.com/driftwood-labs/tessellate/issues/2187").text
+    assert story in text and "join this conversation" not in text, text
