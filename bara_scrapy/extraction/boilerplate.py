@@ -252,6 +252,9 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
             continue
         link_words = [word_count(link.text_content()) for link in line.iter("a")]
         line_words = word_count(line.text_content())
+        if link_words == [line_words] and _sign_up_box(box, line_words):
+            out.append(box)  # a button's box: a newsletter's "Subscribe", its gist and "Subscribe Now"
+            continue
         worded = 2 * sum(link_words) < line_words and max(link_words) <= LABEL_WORDS  # a sentence with its links
         linked = link_words == [line_words] and line_words > LABEL_WORDS  # a sentence that is one link
         # ... or sentences whose every link is to sign in or up (GitHub's "Sign up for free to join this conversation
@@ -266,6 +269,23 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
             continue
         out += _titled(line)
     return out
+
+
+def _sign_up_box(box: HtmlElement, button_words: int) -> bool:
+    """Whether a box holding a button, a link to sign in or up of `button_words` words (`LABEL_WORDS` at most), is a
+    call to sign up: a heading and a line or two of `PROMPT_WORDS` in all, and no other link (a newsletter's
+    "Subscribe", "Sign up to our newsletter for exclusive updates", "Subscribe Now").
+
+    >>> from lxml.html import fromstring
+    >>> box = fromstring('<div><h4>Subscribe</h4><div>Sign up to our newsletter for updates</div><div><a href="/news/'
+    ...                  'signup">Subscribe Now</a></div></div>')
+    >>> _sign_up_box(box, 2), _sign_up_box(fromstring('<div><h4>Account</h4><a href="/login">Log in</a> <a '
+    ...                                                'href="/help">Help</a></div>'), 2)
+    (True, False)
+    """
+    words = word_count(box.text_content())
+    return button_words <= LABEL_WORDS < words <= PROMPT_WORDS and next(box.iter(*HEADINGS), None) is not None \
+        and sum(1 for _ in box.iter("a")) == 1
 
 
 def _ends_thread(line: HtmlElement, others: list[HtmlElement]) -> bool:
@@ -548,8 +568,25 @@ def names_furniture(value: str) -> bool:
 
     >>> names_furniture("post share-bar"), names_furniture("Site-Footer"), names_furniture("card-header")
     (True, True, False)
+
+    A name that says an element's label is hidden ("label-hidden": Drupal's `field--label-hidden` on every field shown
+    without its label) names no hidden element:
+
+    >>> names_furniture("field field--label-hidden"), names_furniture("hidden"), names_furniture("is-hidden")
+    (False, True, True)
     """
-    return any(name.lower() in EDGE_NAMES or tokens(name) & BOILER_TOKENS for name in value.split())
+    return any(name.lower() in EDGE_NAMES or _furniture_tokens(name) for name in value.split())
+
+
+def _furniture_tokens(name: str) -> frozenset[str]:
+    """The tokens of a class or id name that are `BOILER_TOKENS`, less "hidden" where it says the label is."""
+    found = tokens(name) & BOILER_TOKENS
+    if "hidden" in found and _LABEL_HIDDEN.search(name) and name.lower().count("hidden") == 1:
+        found -= {"hidden"}
+    return found
+
+
+_LABEL_HIDDEN = re.compile(r"label[-_]*hidden", re.IGNORECASE)  # "field--label-hidden", "labelHidden"
 
 
 def named_omission(el: HtmlElement) -> bool:

@@ -2510,3 +2510,28 @@ def test_a_prompt_to_sign_up_or_in_under_an_issue_is_no_text() -> None:
             "to comment</a></span></div></div></main></body></html>")
     text = page_content(html, "https://github.com/driftwood-labs/tessellate/issues/2187").text
     assert story in text and "join this conversation" not in text, text
+
+
+def test_drupal_fields_shown_without_their_label_are_not_hidden() -> None:
+    """Drupal marks every field it shows without its label `field--label-hidden`: a person card's role and email. The
+    element is shown; only its label is not. A newsletter's box (a heading, its gist and one button to sign up) after
+    the text is a call to sign up, not the page's."""
+    people = [("Marguerite Osei", "Lecturer", "mosei"), ("Daniel Lund", "Professor", "dlund"),
+              ("Priya Raman", "Postdoctoral Researcher", "praman"), ("Jonah Whitcombe", "Reader", "jwhit")]
+    field = '<div class="field field--name-field-{} field--type-string field--label-hidden field__item">{}</div>'
+    cards = "".join(f'<div class="views-row"><article class="node--type-person card"><h2 class="card-title"><a href='
+                    f'"/people/{mail}"><span class="field field--label-hidden">{name}</span></a></h2>'
+                    + field.format("position", role)
+                    + field.format("email", f'<a href="mailto:{mail}@uni.edu">{mail}@uni.edu</a>')
+                    + field.format("summary", f"Tone, intonation and word order in the languages {name} studies")
+                    + "</article></div>" for name, role, mail in people)
+    box = ('<section class="block"><div class="field field--name-body field--label-hidden field--item"><div class="'
+           'black-box"><h4 class="title">Subscribe</h4><div class="description">Sign up to our newsletter for exclusive'
+           ' updates</div><div class="white-button"><a href="/newsletter-en/signup" class="btn">Subscribe Now</a></div>'
+           "</div></div></section>")
+    html = ("<html><head><title>Our people | Linguistics</title></head><body><main><h1>Our people</h1><p>Meet the "
+            f"staff of the Department of Linguistics.</p><div class='view-content'>{cards}</div></main>"
+            f"<aside class='region'>{box}</aside></body></html>")
+    lines = page_content(html, "https://www.uni.example.edu/linguistics/people").text.split("\n")
+    assert all(role in lines for _, role, _ in people) and "praman@uni.edu" in lines, lines
+    assert not any("newsletter" in line or "Subscribe" in line for line in lines), lines
