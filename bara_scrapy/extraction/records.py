@@ -193,7 +193,8 @@ def _empty(el: HtmlElement) -> bool:
 def _labelled_tables(root: HtmlElement) -> list[HtmlElement]:
     """The tables of `MIN_PAIRS` rows or more, each row a header cell of a label (`LABEL_WORDS` words at most) and
     the cells of its value, at least `MIN_PAIRS` of them with words, and no table inside: a message's
-    "Author | gwen", "Recipients |", "Date | 2026-11-10" (Roundup), a record's fields written as a table.
+    "Author | gwen", "Recipients |", "Date | 2026-11-10" (Roundup), a record's fields written as a table, under a
+    `<thead>` naming its columns or not (Hyrax's "Attribute Name | Values").
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<div><table><tr><th>Author</th><td>gwen</td></tr><tr><th>Recipients</th><td></td></tr>'
@@ -204,7 +205,7 @@ def _labelled_tables(root: HtmlElement) -> list[HtmlElement]:
     """
     out = []
     for table in root.iter("table"):
-        rows = list(table.iter("tr"))
+        rows = [tr for tr in table.iter("tr") if tr.getparent().tag != "thead"]  # a header row names the columns
         if len(rows) < MIN_PAIRS or table.find(".//table") is not None:
             continue
         valued = 0
@@ -275,6 +276,13 @@ def meta_rows(root: HtmlElement) -> list[HtmlElement]:
     ...                '<div><time>03-14</time></div><div><a href="/p/1">Otter count</a></div></div></div>')
     >>> meta_rows(t)
     []
+
+    A row of a table of labelled rows is a record's field, whatever its value's markup (Hyrax's "Date Created" over
+    `<span itemprop="dateCreated">`):
+
+    >>> meta_rows(fromstring('<table><tr><th>Date Created</th><td><span itemprop="dateCreated">2023-05-12</span></td>'
+    ...                      '</tr><tr><th>Rights</th><td>CC BY 4.0</td></tr></table>'))
+    []
     """
     rows = dict[HtmlElement, None]()  # the elements around a date or an author, the only ones that can be a row
     for marker in _MARKERS(root):
@@ -285,7 +293,10 @@ def meta_rows(root: HtmlElement) -> list[HtmlElement]:
             if el is root:
                 break
     out = []
+    fields = {row for table in _labelled_tables(root) for row in table.iter("tr")} if rows else set()
     for el in rows:  # (in the markers' order, innermost first: the same page gives the same order)
+        if el in fields:
+            continue  # a record's field ("Date Created | 2023-05-12"), as a table of labelled rows writes it
         boxes = [box for box in el if isinstance(box.tag, str)]
         if len(boxes) >= 2 and not any(box.tag in _BARE for box in boxes) \
                 and 2 * sum(_dated(box) for box in boxes) >= len(boxes) and all(_meta_box(box) for box in boxes):

@@ -2535,3 +2535,19 @@ def test_drupal_fields_shown_without_their_label_are_not_hidden() -> None:
     lines = page_content(html, "https://www.uni.example.edu/linguistics/people").text.split("\n")
     assert all(role in lines for _, role, _ in people) and "praman@uni.edu" in lines, lines
     assert not any("newsletter" in line or "Subscribe" in line for line in lines), lines
+
+
+def test_a_records_table_under_a_header_keeps_its_dated_fields() -> None:
+    """Hyrax shows a work's attributes as a table under a `<thead>` naming its columns ("Attribute Name | Values"),
+    a date in `<span itemprop="dateCreated">`. The table is a record, and a row of it is a field, not an article's
+    meta row ("Posted on <time>")."""
+    rows = [("Creator", "Lindqvist, Maren A."), ("Keyword", "salt marsh restoration"),
+            ("Date Created", '<span itemprop="dateCreated">2023-05-12</span>'), ("License", "CC BY 4.0")]
+    body = "".join(f"<tr><th>{label}</th><td><ul class='tabular'><li class='attribute'>{value}</li></ul></td></tr>"
+                   for label, value in rows)
+    story = " ".join(["Nitrate fluxes were measured monthly in three restored marshes of the estuary."] * 4)
+    html = ("<html><head><title>Seasonal nitrate flux | ScholarWorks</title></head><body><main><h1>Seasonal nitrate "
+            f"flux</h1><p>{story}</p><table class='attributes'><thead><tr><th>Attribute Name</th><th>Values</th></tr>"
+            f"</thead><tbody>{body}</tbody></table></main></body></html>")
+    text = page_content(html, "https://scholarworks.example.edu/concern/generic_works/7h149q83d").text
+    assert "Date Created" in text and "2023-05-12" in text, text
