@@ -301,7 +301,35 @@ def missed_groups(groups: list[Group], kept_seq: str, kept_words: int, kept: Kep
             continue
         if mostly_missed(g, kept_seq):
             out.append(g)
+        elif (rest := rest_of(g, kept)) is not None:
+            out.append(rest)
     return out
+
+
+def rest_of(g: Group, kept: Kept) -> Group | None:
+    """The items of a group trafilatura kept most of that it left out, of the kind (`signature`) of the kept ones,
+    when the kept text is the group's (`_spread`): the rest of a grid's cards, three people of twelve in a directory,
+    a reader sees alike; None when there are none. An item of a few words ("sponsored links") is a label, and one
+    whose words are mostly links is the rest only of items like it: an article's paragraphs are followed by "You may
+    also like" links and "« Previous Post Next Post »" in paragraphs of their kind.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div>' + ''.join(f'<div class="card"><h2>Ann {n}</h2><p>Reader in tides {n}</p></div>'
+    ...                                  for n in range(4)) + '</div>')
+    >>> kept = kept_container(t, seq(" ".join(f"Ann {n} Reader in tides {n}" for n in (0, 1, 3))))
+    >>> [item.text_content() for item in rest_of(Group(t, tuple(t), 24, 0), kept).items]
+    ['Ann 2Reader in tides 2']
+    """
+    held = [kept.held.get(item, 0) > 0 for item in g.items]
+    if 2 * sum(held) < len(g.items) or all(held) or not _spread(g, kept):
+        return None  # (an article's rail of which trafilatura kept some titles is not its text)
+    kinds = {signature(item) for item, has in zip(g.items, held, strict=True) if has}
+    linked = any(_linked(item) for item, has in zip(g.items, held, strict=True) if has)
+    rest = tuple(item for item, has in zip(g.items, held, strict=True) if not has and signature(item) in kinds
+                 and words(item.text_content()) >= TITLE_WORDS and (linked or not _linked(item)))
+    if not rest:
+        return None
+    return Group(g.parent, rest, sum(words(item.text_content()) for item in rest), link_stats(rest)[0])
 
 
 def forms_after(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
@@ -634,9 +662,14 @@ def inserted_teasers(g: Group, kept: Kept) -> set[HtmlElement]:
     return {item for item in g.items if _promo(item)}
 
 
+def _linked(item: HtmlElement) -> bool:
+    """Whether half of an element's words or more are in links."""
+    return 2 * link_stats((item,))[0] >= words(item.text_content())
+
+
 def _promo(item: HtmlElement) -> bool:
     """An element that is mostly a title link: half of its words or more in links, one of them a title."""
-    return any(is_title_link(a) for a in item.iter("a")) and 2 * link_stats((item,))[0] >= words(item.text_content())
+    return any(is_title_link(a) for a in item.iter("a")) and _linked(item)
 
 
 def site_rails(groups: Iterable[Group], url: str, kept: Kept) -> list[Group]:

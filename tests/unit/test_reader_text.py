@@ -2551,3 +2551,13 @@ def test_a_records_table_under_a_header_keeps_its_dated_fields() -> None:
             f"</thead><tbody>{body}</tbody></table></main></body></html>")
     text = page_content(html, "https://scholarworks.example.edu/concern/generic_works/7h149q83d").text
     assert "Date Created" in text and "2023-05-12" in text, text
+
+
+def test_the_cards_trafilatura_left_out_of_a_grid_it_mostly_kept_stay() -> None:
+    """A Drupal department's people grid (`pages/drupal_people_grid.html`, written after Drupal 10's views markup):
+    trafilatura keeps nine of its twelve cards. The other three are the same kind of card (their `signature`), where
+    the kept text is the grid's; each card's role stays, though Drupal marks it `field--label-hidden`."""
+    html = (Path(__file__).parent / "pages" / "drupal_people_grid.html").read_text()
+    lines = page_content(html, "https://www.whitford.edu/linguistics/people").text.split("\n")
+    assert all(name in lines for name in ("Tomasz Brandt", "Mei-Ling Carver", "Rafael Okonkwo")), lines
+    assert "Lecturer" in lines and "Postdoctoral Researcher" in lines and "Professor Emeritus" in lines, lines
