@@ -556,9 +556,6 @@ def _fuller(kept: Block, tree: Block) -> bool:
     return not added & dropped
 
 
-GLUE_KEY = 8  # letters: the tree's lines are looked up by their first letters
-
-
 def _in_tree_order(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
     """trafilatura's lines in the tree's order: a line of a sentence's length (`SHORT_LINE_WORDS` words or more) that
     is one line of the tree, shown once there and kept once, stands where the tree shows it, and each other line
@@ -586,6 +583,9 @@ def _in_tree_order(kept: list[Block], structure: Sequence[Block]) -> list[Block]
     if all(a <= z for a, z in pairwise(keys)):
         return kept  # (most pages: trafilatura wrote them in order)
     return [b for _, b in sorted(zip(keys, kept, strict=True), key=lambda pair: pair[0])]
+
+
+GLUE_KEY = 8  # letters: the tree's lines are looked up by their first letters
 
 
 def _unglued(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
@@ -616,8 +616,10 @@ def _unglued(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
     for b in kept:
         whole = b.seq.replace(" ", "")
         parts = () if b.kind in ("h", "row", "code") or whole in lines else _glued_from(whole, letters, starts, heres)
-        out.extend(replace(part, marked=False, framed=False) for part in (structure[j] for j in parts)) if parts \
-            else out.append(b)
+        if parts:
+            out.extend(replace(structure[j], marked=False, framed=False) for j in parts)
+        else:
+            out.append(b)
     return out
 
 
