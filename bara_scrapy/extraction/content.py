@@ -205,8 +205,9 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     >>> [b.text for b in merge([soup(1), p(intro), soup(2)], [p(intro), soup(2)])]
     ['Leek soup', 'An intro of several words', 'Leek soup']
     """
-    kept = _in_tree_order(_unglued(kept, structure), structure)
     struct_seqs = [b.seq for b in structure]
+    letters = [found.replace(" ", "") for found in struct_seqs]  # lines by their letters (spaces aside)
+    kept = _in_tree_order(_unglued(kept, structure, letters), letters)
     struct_seq, struct_lines, furn_seq = joined_seq(struct_seqs), set(struct_seqs), _seq(furniture)
 
     def in_structure(found: str) -> bool:  # a short line ("Share") must match a whole line
@@ -227,7 +228,6 @@ def merge(structure: list[Block], kept: list[Block], furniture: str = "", url: s
     kept_heads = {(b.seq, b.level) for b in body if b.kind == "h"}
     for n, found in enumerate(body_seqs):  # by their letters: trafilatura may glue two words ("mostpowerful")
         places[found.replace(" ", "")].append(n)
-    letters = [found.replace(" ", "") for found in struct_seqs]
     counts, seen = Counter(letters), Counter[str]()
     anchors = []  # a line the tree repeats ("Read more" under every card) only where trafilatura kept each, in order
     for found in letters:
@@ -556,7 +556,7 @@ def _fuller(kept: Block, tree: Block) -> bool:
     return not added & dropped
 
 
-def _in_tree_order(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
+def _in_tree_order(kept: list[Block], letters: Sequence[str]) -> list[Block]:
     """trafilatura's lines in the tree's order: a line of a sentence's length (`SHORT_LINE_WORDS` words or more) that
     is one line of the tree, shown once there and kept once, stands where the tree shows it, and each other line
     stays before the next such line (after the last one: after it). trafilatura may write a page's intro after the
@@ -567,12 +567,12 @@ def _in_tree_order(kept: list[Block], structure: Sequence[Block]) -> list[Block]
     >>> b = lambda t: Block("p", t, t)
     >>> intro, ann = b("An intro to the people of the school"), b("Ann Reed studies the tides of the bay")
     >>> bob = b("Bob Lee counts the birds of the estuary")
-    >>> tree = [intro, b("Ann Reed"), ann, bob]
+    >>> tree = [x.seq.replace(" ", "") for x in (intro, b("Ann Reed"), ann, bob)]
     >>> [x.text[:12] for x in _in_tree_order([b("Ann Reed"), ann, intro, bob], tree)]
     ['An intro to ', 'Ann Reed', 'Ann Reed stu', 'Bob Lee coun']
     """
-    letters = Counter(b.seq.replace(" ", "") for b in structure)
-    where = {found: i for i, b in enumerate(structure) if letters[found := b.seq.replace(" ", "")] == 1}
+    shown = Counter(letters)  # the tree's lines (`letters`: by their letters)
+    where = {found: i for i, found in enumerate(letters) if shown[found] == 1}
     kept_letters = Counter(b.seq.replace(" ", "") for b in kept)
     places = [where.get(found, -1) if b.words >= SHORT_LINE_WORDS and kept_letters[found] == 1 else -1
               for b in kept for found in (b.seq.replace(" ", ""),)]
@@ -588,34 +588,38 @@ def _in_tree_order(kept: list[Block], structure: Sequence[Block]) -> list[Block]
 GLUE_KEY = 8  # letters: the tree's lines are looked up by their first letters
 
 
-def _unglued(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
+def _unglued(kept: list[Block], structure: Sequence[Block], letters: Sequence[str]) -> list[Block]:
     """trafilatura's lines, each that is two lines of the tree or more, one after the other, each of a block-level
     element of its own (`Block.here`), glued, as those lines: a card's name, role and email, each a `<div>` of its
     own, which trafilatura wrote as one paragraph ("Ann Reed Professor ann@uni.edu"). A reader sees them apart.
-    Lines are compared by their letters; the parts of one element's text (apart where an inline element is bounded:
-    "Note:" in `<strong>`, "See TracTimeline") stay one line.
+    Lines are compared by their letters (`letters`: the tree's lines'); the parts of one element's text (apart where
+    an inline element is bounded: "Note:" in `<strong>`, "See TracTimeline") stay one line.
 
     >>> tree = [Block("h", "Ann Reed", "[Ann Reed](/ann)", 2, here=1), Block("p", "Professor", "Professor", here=2),
     ...         Block("p", "ann@uni.edu", "[ann@uni.edu](mailto:ann@uni.edu)", here=3)]
-    >>> [(b.kind, b.md) for b in _unglued([Block("p", "Ann Reed Professor ann@uni.edu", "")], tree)]
+    >>> by = lambda blocks: [b.seq.replace(" ", "") for b in blocks]
+    >>> [(b.kind, b.md) for b in _unglued([Block("p", "Ann Reed Professor ann@uni.edu", "")], tree, by(tree))]
     [('h', '[Ann Reed](/ann)'), ('p', 'Professor'), ('p', '[ann@uni.edu](mailto:ann@uni.edu)')]
-    >>> [b.text for b in _unglued([Block("p", "Ann Reed Professor", ""), Block("p", "Professor", "")], tree[1:])]
+    >>> kept = [Block("p", "Ann Reed Professor", ""), Block("p", "Professor", "")]
+    >>> [b.text for b in _unglued(kept, tree[1:], by(tree[1:]))]
     ['Ann Reed Professor', 'Professor']
     >>> inline = [Block("p", "Note:", "", here=4), Block("p", "See the guide.", "", here=4)]
-    >>> [b.text for b in _unglued([Block("p", "Note: See the guide.", "")], inline)]
+    >>> [b.text for b in _unglued([Block("p", "Note: See the guide.", "")], inline, by(inline))]
     ['Note: See the guide.']
     """
-    letters = [b.seq.replace(" ", "") for b in structure]
-    heres = [b.here for b in structure]
     lines = set(letters)
-    starts = defaultdict[str, list[int]](list)
-    for j, found in enumerate(letters):
-        if found:
-            starts[found[:GLUE_KEY]].append(j)
+    starts: dict[str, list[int]] | None = None  # the tree's lines by their first letters, when a kept line is none
     out: list[Block] = []
     for b in kept:
         whole = b.seq.replace(" ", "")
-        parts = () if b.kind in ("h", "row", "code") or whole in lines else _glued_from(whole, letters, starts, heres)
+        parts: Sequence[int] = ()
+        if b.kind not in ("h", "row", "code") and whole not in lines:
+            if starts is None:
+                starts = defaultdict(list)
+                for j, found in enumerate(letters):
+                    if found:
+                        starts[found[:GLUE_KEY]].append(j)
+            parts = _glued_from(whole, letters, starts, structure)
         if parts:
             out.extend(replace(structure[j], marked=False, framed=False) for j in parts)
         else:
@@ -623,15 +627,16 @@ def _unglued(kept: list[Block], structure: Sequence[Block]) -> list[Block]:
     return out
 
 
-def _glued_from(whole: str, letters: Sequence[str], starts: Mapping[str, list[int]], heres: Sequence[int]) -> range:
-    """The tree's lines (`letters`, indexed by their first letters in `starts`) that are `whole`, two or more, one
-    after the other, each of another element (`heres`: `Block.here`); empty when none are."""
+def _glued_from(whole: str, letters: Sequence[str], starts: Mapping[str, list[int]],
+                structure: Sequence[Block]) -> range:
+    """The tree's lines (`structure`, by their `letters`, indexed by their first letters in `starts`) that are
+    `whole`, two or more, one after the other, each of another element (`Block.here`); empty when none are."""
     for n in range(1, min(GLUE_KEY, len(whole)) + 1):
         for j in starts.get(whole[:n], ()):
             rest, k = whole, j
             while k < len(letters) and rest and rest.startswith(letters[k]):
                 rest, k = rest[len(letters[k]):], k + 1
-            if not rest and k - j > 1 and len(set(heres[j:k])) == k - j:
+            if not rest and k - j > 1 and len({structure[n].here for n in range(j, k)}) == k - j:
                 return range(j, k)
     return range(0)
 
