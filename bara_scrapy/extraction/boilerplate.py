@@ -548,8 +548,8 @@ def _tagged_boilerplate(el: HtmlElement, tag: str) -> bool:
     if tag in TEXT_EDGE_TAGS and not any(a.tag in EDGE_SCOPES for a in el.iterancestors()):
         return True
     names = (el.get("class") or "", el.get("id") or "")
-    if not (names_furniture(names[0]) or names_furniture(names[1])):
-        return False
+    if not (names_furniture(names[0]) or names_furniture(names[1])) or tab_panel(el):
+        return False  # (a tab's panel is content a reader opens, whatever its class: Tailwind's `hidden` on a tab)
     if not _names_edge(names) and any(a.tag in HEADINGS for a in el.iterancestors()):
         return False  # a heading's own words, whatever their class says (Drupal's `<h1><span class="… field--label-
         # hidden">`, whose label is hidden): the heading is judged whole; a screen-reader-only part is not its words
@@ -570,23 +570,28 @@ def names_furniture(value: str) -> bool:
     (True, True, False)
 
     A name that says an element's label is hidden ("label-hidden": Drupal's `field--label-hidden` on every field shown
-    without its label) names no hidden element:
+    without its label), or what overflows it (`overflow-hidden`, a utility class of Tailwind and Bootstrap), names no
+    hidden element:
 
     >>> names_furniture("field field--label-hidden"), names_furniture("hidden"), names_furniture("is-hidden")
     (False, True, True)
+    >>> names_furniture("flex overflow-hidden rounded-lg"), names_furniture("md:overflow-x-hidden")
+    (False, False)
     """
     return any(name.lower() in EDGE_NAMES or _furniture_tokens(name) for name in value.split())
 
 
 def _furniture_tokens(name: str) -> frozenset[str]:
-    """The tokens of a class or id name that are `BOILER_TOKENS`, less "hidden" where it says the label is."""
+    """The tokens of a class or id name that are `BOILER_TOKENS`, less "hidden" where it says the label is, or
+    what overflows the element (Tailwind's and Bootstrap's `overflow-hidden`: its box clips, its words show)."""
     found = tokens(name) & BOILER_TOKENS
-    if "hidden" in found and _LABEL_HIDDEN.search(name) and name.lower().count("hidden") == 1:
+    if "hidden" in found and _NOT_HIDDEN.search(name) and name.lower().count("hidden") == 1:
         found -= {"hidden"}
     return found
 
 
-_LABEL_HIDDEN = re.compile(r"label[-_]*hidden", re.IGNORECASE)  # "field--label-hidden", "labelHidden"
+# "field--label-hidden", "labelHidden"; "overflow-hidden", "overflow-x-hidden", "md:overflow-y-hidden"
+_NOT_HIDDEN = re.compile(r"(?:label|overflow(?:[-_]*[xy])?)[-_]*hidden", re.IGNORECASE)
 
 
 def named_omission(el: HtmlElement) -> bool:

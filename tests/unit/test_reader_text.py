@@ -2561,3 +2561,24 @@ def test_the_cards_trafilatura_left_out_of_a_grid_it_mostly_kept_stay() -> None:
     lines = page_content(html, "https://www.whitford.edu/linguistics/people").text.split("\n")
     assert all(name in lines for name in ("Tomasz Brandt", "Mei-Ling Carver", "Rafael Okonkwo")), lines
     assert "Lecturer" in lines and "Postdoctoral Researcher" in lines and "Professor Emeritus" in lines, lines
+
+
+def test_a_tailwind_tab_block_keeps_both_panels_code() -> None:
+    """GitBook writes a code sample in tabs: Tailwind's `overflow-hidden` on the block (its box clips what overflows,
+    its words show) and `hidden` on the inactive tab's panel (`role="tabpanel"`, opened with its tab). Neither hides
+    the code from the page's text."""
+    python = ["from kestrel import Worker", "worker = Worker(queues=['emails'], concurrency=8)", "worker.run()"]
+
+    def code(lines: list[str]) -> str:
+        spans = "".join(f"<span class='highlight-line'>{line}\n</span>" for line in lines)
+        return f"<pre><code>{spans}</code></pre>"
+    tabs = ("<div class='rounded-lg ring-1 flex overflow-hidden flex-col max-w-3xl'><div role='tablist' class='inline-"
+            "flex overflow-hidden'><button role='tab' aria-selected='true'>Python</button><button role='tab' aria-"
+            "selected='false'>CLI</button></div><div role='tabpanel' class='p-4'>" + code(python) + "</div><div role="
+            "'tabpanel' class='p-4 hidden'>" + code(["kestrel worker --queues emails --concurrency 8"])
+            + "</div></div>")
+    intro = "You can start a worker from Python code or from the command line; both forms accept the same options."
+    html = ("<html><head><title>Configuring workers | Kestrel</title></head><body><main><h1>Configuring workers</h1>"
+            f"<p>{intro}</p>{tabs}<p>{intro}</p></main></body></html>")
+    text = page_content(html, "https://docs.kestrel.example.dev/guides/workers").text
+    assert "from kestrel import Worker" in text and "kestrel worker --queues emails --concurrency 8" in text, text
