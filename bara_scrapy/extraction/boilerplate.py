@@ -102,6 +102,7 @@ def invisible(el: HtmlElement) -> bool:
 
 
 FORM_FIELDS = ("input", "textarea", "select")  # a form's controls (a comment holds none: `comments`)
+CONTROLS = ("button", "input", "select", "form")  # what a reader presses, types into or picks from
 # the fields a reader types into: a label of one names the control ("Name *", "Email (not published)", "Search")
 TEXT_ENTRY = frozenset({"", "text", "email", "password", "search", "tel", "url", "number", "date", "datetime-local",
                         "month", "week", "time"})
@@ -242,7 +243,7 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
     """
     out: list[HtmlElement] = []
     for a in root.iter("a"):
-        if not is_sign_in((a.get("href") or "").strip()):
+        if not _signs_in(a):
             continue
         line = a.getparent()
         while line is not None and line.tag not in _PROMPT_LINES:
@@ -260,7 +261,7 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
         # ... or sentences whose every link is to sign in or up (GitHub's "Sign up for free to join this conversation
         # on GitHub. Already have an account? Sign in to comment")
         signing = len(link_words) > 1 and sum(link_words) < line_words and all(
-            is_sign_in((link.get("href") or "").strip()) for link in line.iter("a"))  # not all links: a menu's
+            _signs_in(link) for link in line.iter("a"))  # not all links: a menu's
         if line_words > PROMPT_WORDS or not (worded or linked or signing) or next(line.iter("br"), None) is not None \
                 or (box.text or "").strip() or any((el.tail or "").strip() for el in box):
             continue
@@ -269,6 +270,11 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
             continue
         out += _titled(line)
     return out
+
+
+def _signs_in(a: HtmlElement) -> bool:
+    """Whether a link leads to where one signs in or up (`urls.is_sign_in`)."""
+    return is_sign_in((a.get("href") or "").strip())
 
 
 def _sign_up_box(box: HtmlElement, button_words: int) -> bool:
@@ -662,7 +668,7 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     labels = [word_count(a.text_content()) for a in el.iter("a")]
     if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < TITLE_WORDS * len(labels):
         return True  # mostly short link labels: a menu or a share bar (a card is one long link)
-    return text_words <= CONTROL_WORDS and next(el.iter("button", "input", "select", "form"), None) is not None
+    return text_words <= CONTROL_WORDS and next(el.iter(*CONTROLS), None) is not None
 
 
 def paragraph(el: HtmlElement) -> bool:

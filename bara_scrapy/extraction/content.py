@@ -573,9 +573,10 @@ def _in_tree_order(kept: list[Block], letters: Sequence[str]) -> list[Block]:
     """
     shown = Counter(letters)  # the tree's lines (`letters`: by their letters)
     where = {found: i for i, found in enumerate(letters) if shown[found] == 1}
-    kept_letters = Counter(b.seq.replace(" ", "") for b in kept)
-    places = [where.get(found, -1) if b.words >= SHORT_LINE_WORDS and kept_letters[found] == 1 else -1
-              for b in kept for found in (b.seq.replace(" ", ""),)]
+    kept_letters = [b.seq.replace(" ", "") for b in kept]
+    kept_counts = Counter(kept_letters)
+    places = [where.get(found, -1) if b.words >= SHORT_LINE_WORDS and kept_counts[found] == 1 else -1
+              for b, found in zip(kept, kept_letters, strict=True)]
     keys, nxt = [0] * len(kept), next((place for place in reversed(places) if place >= 0), -1)
     for n in range(len(kept) - 1, -1, -1):  # each line without a place goes with the next one that has one
         nxt = places[n] if places[n] >= 0 else nxt

@@ -22,7 +22,7 @@ from lxml.etree import XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .blocks import leads_elsewhere, links_elsewhere, resolve, seq, signature
-from .boilerplate import FORM_FIELDS, HEADINGS, main_root, paragraph, role
+from .boilerplate import CONTROLS, FORM_FIELDS, HEADINGS, main_root, paragraph, role
 from .lists import LINK_DENSE, MIN_ITEMS, TITLE_WORDS, Group, link_stats, overlay, overlays
 from .text import words
 
@@ -320,12 +320,13 @@ def rest_of(g: Group, kept: Kept) -> Group | None:
     >>> [item.text_content() for item in rest_of(Group(t, tuple(t), 24, 0), kept).items]
     ['Ann 2Reader in tides 2']
     """
-    held = [kept.held.get(item, 0) > 0 for item in g.items]
-    if 2 * sum(held) < len(g.items) or all(held) or not _spread(g, kept):
+    taken = [item for item in g.items if kept.held.get(item, 0)]
+    left = [item for item in g.items if not kept.held.get(item, 0)]
+    if 2 * len(taken) < len(g.items) or not left or not _spread(g, kept):
         return None  # (an article's rail of which trafilatura kept some titles is not its text)
-    kinds = {signature(item) for item, has in zip(g.items, held, strict=True) if has}
-    linked = any(_linked(item) for item, has in zip(g.items, held, strict=True) if has)
-    rest = tuple(item for item, has in zip(g.items, held, strict=True) if not has and signature(item) in kinds
+    kinds = {signature(item) for item in taken}
+    linked = any(_linked(item) for item in taken)
+    rest = tuple(item for item in left if signature(item) in kinds
                  and words(item.text_content()) >= TITLE_WORDS and (linked or not _linked(item)))
     if not rest:
         return None
@@ -953,7 +954,7 @@ def _trail(nav: HtmlElement) -> bool:
     links = [a for a in last.iter("a") if a.get("href")]
     if links:
         return all(a.get("aria-current") for a in links)
-    return bool(last.text_content().strip()) and next(last.iter("button", "input", "select", "form"), None) is None
+    return bool(last.text_content().strip()) and next(last.iter(*CONTROLS), None) is None
 
 
 def title_line(tree: HtmlElement, title: str, sites: Collection[str] = ()) -> HtmlElement | None:
