@@ -315,17 +315,61 @@ def _without_orphans(blocks: list[Block], headlines: AbstractSet[str] = frozense
     if any(b.marked and b.kind == "h" for b in blocks):
         after = {id(b): nxt.seq for b, nxt in pairwise(structured) if b.marked and b.kind == "h" and nxt.kind != "h"}
     present = {b.seq for b in blocks} if after else set()
+    bare = _bare_sections(blocks, structured, headlines)
     out = []
     for n, b in enumerate(blocks):
-        nxt = blocks[n + 1] if n + 1 < len(blocks) else None
-        # a heading of higher rank in the same group is the same card's (its price in an <h1> under its <h4> title)
-        ended = nxt is None or (nxt.kind == "h" and nxt.level <= b.level
-                                and not (0 <= b.group == nxt.group and nxt.level < b.level))
-        if b.kind == "h" and b.framed and not b.carded and ended and b.seq not in headlines \
+        if b.kind == "h" and b.framed and not b.carded and b.seq not in headlines and (
+                id(b) in bare or _ends(b, blocks[n + 1] if n + 1 < len(blocks) else None)) \
                 and after.get(id(b)) not in present:
             continue
         out.append(b)
     return out
+
+
+def _bare_sections(blocks: Sequence[Block], structured: Sequence[Block], headlines: AbstractSet[str]) -> set[int]:
+    """The ids of the framed headings of the tree (`structured`) whose section there, the lines after each up to the
+    next heading of its rank or higher, has lines and none of them in the text (`blocks`): "Like this:" over a like
+    button's "Like Loading...", a label over what was left out. A line is in the text when its words stand there,
+    or a line of the text (`SHORT_LINE_WORDS` words or more) stands in it: trafilatura may cut a line in two. A
+    section with no line is not judged here (Doxygen's "Enumeration Type Documentation", an `<h2>` over `<h2>`s),
+    nor is a heading of no rank (level 0: the words of a heading before a block inside it), nor the headline's
+    standfirst, right under it (`headlines`, as `seq`s), over a byline and a video's "close" button.
+
+    >>> h = lambda t, n: Block("h", t, t, n, framed=True)
+    >>> like, recent, said = h("Like this:", 3), h("Recent comments", 3), Block("p", "Ann: So sad.", "")
+    >>> tree = [like, Block("p", "Like Loading...", ""), recent, said]
+    >>> [b.text for b in _without_orphans([like, said], structured=tree)]
+    ['Ann: So sad.']
+    >>> title, gist = h("Sales miss", 1), h("The retailer earned $2.8 billion.", 2)
+    >>> body = Block("p", "The story", "")
+    >>> [b.text for b in _without_orphans([title, gist, body], {title.seq}, [title, gist, Block("p", "close", "")])]
+    ['Sales miss', 'The retailer earned $2.8 billion.', 'The story']
+    """
+    heads = [n for n, b in enumerate(structured) if b.kind == "h" and b.framed and not b.carded and b.level
+             and not (n and structured[n - 1].seq in headlines)]
+    if not heads:
+        return set()
+    seqs = [b.seq for b in blocks]
+    text, long = joined_seq(seqs), [found for found in seqs if word_count(found) >= SHORT_LINE_WORDS]
+    bare = set()
+    for n in heads:
+        section = []
+        for line in structured[n + 1:]:
+            if line.level and _ends(structured[n], line):
+                break
+            if line.seq.strip():
+                section.append(line.seq)
+        if section and not any(found in text or any(kept in found for kept in long) for found in section):
+            bare.add(id(structured[n]))
+    return bare
+
+
+def _ends(b: Block, nxt: Block | None) -> bool:
+    """Whether heading `b`'s section ends before it holds a line: `nxt`, the line after it, is none or a heading of its
+    rank or higher, but for a heading of higher rank in the same group, the same card's (its price in an <h1> under
+    its <h4> title)."""
+    return nxt is None or (nxt.kind == "h" and nxt.level <= b.level
+                           and not (0 <= b.group == nxt.group and nxt.level < b.level))
 
 
 def _without_repeats(blocks: list[Block]) -> list[Block]:
