@@ -62,6 +62,7 @@ _BLOCKS = frozenset(
 _UNRENDERED = etree.XPath("/descendant::*/@hidden/..|/descendant::template")
 _RUBY_NOTES = etree.XPath("/descendant::rt|/descendant::rp")
 _DISCLOSED = etree.XPath("/descendant::*[@aria-expanded]/@aria-controls")  # the ids of the panels controls open
+_UNNAMING = etree.XPath("/descendant::*[@aria-expanded][not(@aria-controls)]")  # controls that name no panel
 _WITH_ID = etree.XPath("/descendant::*[@id]")
 _UNTIL_FOUND = etree.XPath("/descendant::*[@hidden='until-found']")
 _HIDING = re.compile(r"(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?;?", re.IGNORECASE)
@@ -424,7 +425,7 @@ def parse(html: str) -> HtmlElement | None:
         tree = _load(f"<html><body>{clean(html)}</body></html>")
     if tree is None:
         return None
-    if "aria-controls" in html or "until-found" in html:  # most pages have no panel to open: no pass over them
+    if "aria-expanded" in html or "until-found" in html:  # most pages have no panel to open: no pass over them
         open_panels(tree)
     # not rendered, whatever the CSS says; but a tab panel is its tab's: every panel in the DOM is the page's
     # content (Docusaurus hides all but the first)
@@ -435,6 +436,8 @@ def parse(html: str) -> HtmlElement | None:
     # text (else the two copies of each line differ, and both are printed)
     for el in _RUBY_NOTES(tree):
         el.drop_tree()
+    if 'role="table"' in html:
+        aria_tables(tree)
     drop_permalinks(tree)
     inline_quotes(tree)
     separate_words(tree)
@@ -458,11 +461,68 @@ def open_panels(tree: HtmlElement) -> None:
     """
     named = {name for value in _DISCLOSED(tree) for name in value.split()}
     opened = [el for el in _WITH_ID(tree) if el.get("id") in named] if named else []
-    for el in (*_UNTIL_FOUND(tree), *opened):
+    for el in (*_UNTIL_FOUND(tree), *opened, *_beside_controls(tree)):
         for attribute in ("hidden", "aria-hidden"):
             el.attrib.pop(attribute, None)
         if style := el.get("style"):
             el.set("style", _HIDING.sub("", style))
+
+
+def _beside_controls(tree: HtmlElement) -> list[HtmlElement]:
+    """The panels of the controls with `aria-expanded` that name none in `aria-controls`: the first hidden element
+    (`hidden`, `display: none`; `aria-hidden` alone hides an icon from screen readers, not from sight) with text after
+    the control, inside the smallest element around it that holds one and no other such control
+    (Notion's toggle, an accordion's item: `<button aria-expanded="false">` then `<div hidden>`). An element holding
+    two controls holds two panels, whose own controls are nearer.
+
+    >>> t = fromstring('<div><div><button aria-expanded="false">Materials</button><div hidden><p>Oak veneer</p>'
+    ...                '</div></div><div><button aria-expanded="false">Care</button><div><i aria-hidden="true">v'
+    ...                '</i></div><p style="display: none">Wipe clean.</p></div><p hidden>Unrelated</p></div>')
+    >>> [el.text_content() for el in _beside_controls(t)]
+    ['Oak veneer', 'Wipe clean.']
+    """
+    controls = _UNNAMING(tree)
+    if not controls:
+        return []
+    ours = set(controls)
+    found = []
+    for control in controls:
+        node = control
+        while (parent := node.getparent()) is not None and not any(
+                el in ours and el is not control for el in parent.iter()):
+            panel = next((el for sibling in node.itersiblings() for el in sibling.iter()
+                          if isinstance(el.tag, str) and _hidden(el) and el.text_content().strip()), None)
+            if panel is not None:
+                found.append(panel)
+                break
+            node = parent
+    return found
+
+
+_ARIA_TABLES = etree.XPath("/descendant::*[@role='table']")
+_TABLE_PARTS = {"row": "tr", "rowgroup": "tbody", "cell": "td", "gridcell": "td", "columnheader": "th",
+                "rowheader": "th"}
+
+
+def aria_tables(tree: HtmlElement) -> None:
+    """Make a table of each element whose `role` says it is one, and of its rows and cells: a React app's `<div
+    role="table">` (Notion's page properties) is read as a `<table>`, its rows a label's and a value's, not as loose
+    short lines. Only a table's own parts: a cell's content keeps its tags.
+
+    >>> t = fromstring('<div><div role="table"><div role="row"><div role="rowheader">Owner</div><div role="cell">'
+    ...                '<div>Maya Okafor</div></div></div></div></div>')
+    >>> aria_tables(t)
+    >>> [el.tag for el in t[0].iter()]
+    ['table', 'tr', 'th', 'td', 'div']
+    """
+    for table in _ARIA_TABLES(tree):
+        parts = [el for el in table.iter() if el is not table and isinstance(el.tag, str)
+                 and _TABLE_PARTS.get(el.get("role", "")) is not None]
+        if not any(el.get("role") == "row" for el in parts):
+            continue
+        table.tag = "table"
+        for el in parts:
+            el.tag = _TABLE_PARTS[el.get("role", "")]
 
 
 def inline_quotes(tree: HtmlElement) -> None:

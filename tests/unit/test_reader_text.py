@@ -2582,3 +2582,37 @@ def test_a_tailwind_tab_block_keeps_both_panels_code() -> None:
             f"<p>{intro}</p>{tabs}<p>{intro}</p></main></body></html>")
     text = page_content(html, "https://docs.kestrel.example.dev/guides/workers").text
     assert "from kestrel import Worker" in text and "kestrel worker --queues emails --concurrency 8" in text, text
+
+
+def toggle_page(panel: str) -> str:
+    """A wiki page (Notion's toggle blocks): each question a toggle whose answer stands in the DOM, `panel` (an
+    attribute string) until its button opens it; the button names no panel (no `aria-controls`)."""
+    toggles = "".join(f'<div class="toggle-block"><div class="box-left"><div role="button" aria-expanded="false" '
+                      f'aria-label="Open">&#9656;</div></div><div><div>How do deploys work in region {n}?</div>'
+                      f'<div {panel}><div>Every merge to main triggers a canary deploy in region {n}, and the rollout '
+                      f'continues when error rates stay flat for twenty minutes.</div></div></div></div>'
+                      for n in range(3))
+    return (f"<html><head><title>Platform onboarding</title></head><body><header><a href='/'>Wiki</a></header><main>"
+            f"<h1>Platform onboarding</h1><p>Everything you need for your first two weeks on the platform team, from "
+            f"access requests to who to ask when something breaks.</p>{toggles}<p>Questions about this page? Leave a "
+            f"comment or message the team directly.</p></main></body></html>")
+
+
+@pytest.mark.parametrize("panel", ["hidden", 'style="display: flex; flex-direction: column; display: none;"'])
+def test_a_toggles_answer_beside_its_button_is_the_pages_text(panel: str) -> None:
+    """A toggle's answer, hidden until its button (`aria-expanded`, no `aria-controls`) opens it, is the first hidden
+    element after the button in the toggle: content, as an accordion's panel named by its button is."""
+    lines = page_content(toggle_page(panel), "https://team.example.com/onboarding").text.split("\n")
+    assert "How do deploys work in region 1?" in lines, lines
+    assert ("Every merge to main triggers a canary deploy in region 1, and the rollout continues when error rates "
+            "stay flat for twenty minutes.") in lines, lines
+
+
+def test_a_notion_pages_properties_and_closed_toggle_are_the_pages_text() -> None:
+    """A public Notion page (`pages/notion_page.html`, written after Notion's rendered markup): its properties are a
+    `<div role="table">` of rows, each cell a button to edit it, and a toggle's answer stands `display: none` beside
+    the toggle's button (`aria-expanded`, no `aria-controls`). Both are what the page says."""
+    html = (Path(__file__).parent / "pages" / "notion_page.html").read_text()
+    lines = page_content(html, "https://larkspur.notion.site/Platform-Team-Onboarding-8f3a2c1e9d7b").text.split("\n")
+    assert all(words in lines for words in ("Owner", "Maya Okafor", "Status", "In progress")), lines
+    assert "Every merge to main triggers a canary deploy to 5% of traffic." in lines, lines
