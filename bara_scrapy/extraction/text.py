@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -469,34 +470,40 @@ def open_panels(tree: HtmlElement) -> None:
 
 
 def _beside_controls(tree: HtmlElement) -> list[HtmlElement]:
-    """The panels of the controls with `aria-expanded` that name none in `aria-controls`: the first hidden element
-    (`hidden`, `display: none`; `aria-hidden` alone hides an icon from screen readers, not from sight) with text after
-    the control, inside the smallest element around it that holds one and no other such control
-    (Notion's toggle, an accordion's item: `<button aria-expanded="false">` then `<div hidden>`). An element holding
-    two controls holds two panels, whose own controls are nearer.
+    """The panels of the controls with `aria-expanded` that name none in `aria-controls` (`_panel_after`).
 
     >>> t = fromstring('<div><div><button aria-expanded="false">Materials</button><div hidden><p>Oak veneer</p>'
-    ...                '</div></div><div><button aria-expanded="false">Care</button><div><i aria-hidden="true">v'
-    ...                '</i></div><p style="display: none">Wipe clean.</p></div><p hidden>Unrelated</p></div>')
+    ...                '</div></div><div><div><button aria-expanded="false">Care</button></div><div><i aria-hidden='
+    ...                '"true">v</i><p style="display: none">Wipe clean.</p></div></div><p hidden>Unrelated</p>'
+    ...                '<header><a href="/">Logo</a><button aria-expanded="false">Menu</button></header><div hidden>'
+    ...                'Cookies</div></div>')
     >>> [el.text_content() for el in _beside_controls(t)]
     ['Oak veneer', 'Wipe clean.']
     """
     controls = _UNNAMING(tree)
-    if not controls:
-        return []
     ours = set(controls)
-    found = []
-    for control in controls:
-        node = control
-        while (parent := node.getparent()) is not None and not any(
-                el in ours and el is not control for el in parent.iter()):
-            panel = next((el for sibling in node.itersiblings() for el in sibling.iter()
-                          if isinstance(el.tag, str) and _hidden(el) and el.text_content().strip()), None)
-            if panel is not None:
-                found.append(panel)
-                break
-            node = parent
-    return found
+    return [panel for control in controls if (panel := _panel_after(control, ours)) is not None]
+
+
+def _panel_after(control: HtmlElement, controls: AbstractSet[HtmlElement]) -> HtmlElement | None:
+    """The panel of a disclosure `control` that names none: the first hidden element (`hidden`, `display: none`;
+    `aria-hidden` alone hides an icon from screen readers, not from sight) with text after it, before any other of the
+    `controls`, inside the box the control begins (no text before it there). Notion's toggle, an accordion's item:
+    `<button aria-expanded="false">` then `<div hidden>`. A menu's button after a logo opens nothing further off (a
+    cookie box at the end of the page)."""
+    node = control
+    while True:
+        for el in (el for sibling in node.itersiblings() for el in sibling.iter()):
+            if el in controls:
+                return None  # the next control's panel, not this one's
+            if isinstance(el.tag, str) and _hidden(el) and el.text_content().strip():
+                return el
+        parent = node.getparent()
+        if parent is None or (parent.text or "").strip() or any(
+                (sibling.text_content() + (sibling.tail or "")).strip()
+                for sibling in node.itersiblings(preceding=True)):
+            return None
+        node = parent
 
 
 _ARIA_TABLES = etree.XPath("/descendant::*[@role='table']")
