@@ -64,6 +64,11 @@ _UNRENDERED = etree.XPath("/descendant::*/@hidden/..|/descendant::template")
 _RUBY_NOTES = etree.XPath("/descendant::rt|/descendant::rp")
 _DISCLOSED = etree.XPath("/descendant::*[@aria-expanded]/@aria-controls")  # the ids of the panels controls open
 _UNNAMING = etree.XPath("/descendant::*[@aria-expanded][not(@aria-controls)]")  # controls that name no panel
+_DIALOG_OPENERS = etree.XPath("/descendant::*[@aria-haspopup='dialog'][@aria-controls]")  # ... and that open a dialog
+_EDGES = frozenset({"header", "nav", "footer", "aside"})  # where the site's own controls stand (sign in, settings)
+_EDGE_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary"})
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+_OPENING = ("aria-expanded", "aria-haspopup", "until-found")  # words of the markup that opens panels
 _WITH_ID = etree.XPath("/descendant::*[@id]")
 _UNTIL_FOUND = etree.XPath("/descendant::*[@hidden='until-found']")
 _HIDING = re.compile(r"(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?;?", re.IGNORECASE)
@@ -426,7 +431,7 @@ def parse(html: str) -> HtmlElement | None:
         tree = _load(f"<html><body>{clean(html)}</body></html>")
     if tree is None:
         return None
-    if "aria-expanded" in html or "until-found" in html:  # most pages have no panel to open: no pass over them
+    if any(word in html for word in _OPENING):  # most pages have no panel to open: no pass over them
         open_panels(tree)
     # not rendered, whatever the CSS says; but a tab panel is its tab's: every panel in the DOM is the page's
     # content (Docusaurus hides all but the first)
@@ -460,13 +465,69 @@ def open_panels(tree: HtmlElement) -> None:
     >>> [sorted(el.keys()) for el in t[1:]], t[1].get("style")
     ([['id', 'style'], [], ['hidden', 'id']], 'color: red; ')
     """
-    named = {name for value in _DISCLOSED(tree) for name in value.split()}
+    dialogs: dict[str, HtmlElement] = {}  # a dialog's id -> the first control of the page's content that opens it
+    for control in _DIALOG_OPENERS(tree):
+        if not _at_edge(control):
+            for name in control.get("aria-controls", "").split():
+                dialogs.setdefault(name, control)
+    named = {name for value in _DISCLOSED(tree) for name in value.split()} | dialogs.keys()
     opened = [el for el in _WITH_ID(tree) if el.get("id") in named] if named else []
     for el in (*_UNTIL_FOUND(tree), *opened, *_beside_controls(tree)):
         for attribute in ("hidden", "aria-hidden"):
             el.attrib.pop(attribute, None)
         if style := el.get("style"):
             el.set("style", _HIDING.sub("", style))
+        if (control := dialogs.get(el.get("id", ""))) is not None:
+            _undialog(el)
+            _move_after(el, control)
+
+
+def _move_after(el: HtmlElement, control: HtmlElement) -> None:
+    """Move a dialog to just after the `control` that opens it, where a reader reads it: a script writes it at the
+    end of the `<body>`, after the footer. The text after it stays where it stood. Not where one holds the other.
+
+    >>> t = fromstring('<div><main><p>Sideboard</p><button>Details</button> more</main><footer>Shop</footer><div '
+    ...                'id="d"><p>Oak</p></div> tail</div>')
+    >>> _move_after(t[2], t[0][1])
+    >>> [el.tag for el in t[0]], t[0][2].tail, t[1].tail
+    (['p', 'button', 'div'], ' more', ' tail')
+    """
+    if el in control.iterancestors() or control in el.iterancestors():
+        return
+    tail, el.tail = el.tail, None
+    if tail:
+        previous, parent = el.getprevious(), el.getparent()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        elif parent is not None:
+            parent.text = (parent.text or "") + tail
+    el.tail, control.tail = control.tail, None
+    control.addnext(el)
+
+
+def _at_edge(control: HtmlElement) -> bool:
+    """Whether a control stands in the site's header, footer, menus or a sidebar (by tag or role): its dialog is the
+    site's (sign in, cookie settings), not the page's details."""
+    return any(a.tag in _EDGES or (a.get("role") or "").strip() in _EDGE_ROLES for a in control.iterancestors())
+
+
+def _undialog(panel: HtmlElement) -> None:
+    """A dialog the page's own content opens (a product's "Product details" sheet, `aria-haspopup="dialog"`) holds
+    the page's text: its dialog roles and `<dialog>` tags go, so that no landmark takes it for a popup of the site.
+
+    >>> t = fromstring('<div><div id="m"><dialog><div role="dialog" aria-modal="true"><p>Oak</p></div></dialog>'
+    ...                '</div></div>')
+    >>> _undialog(t[0])
+    >>> [(el.tag, sorted(el.keys())) for el in t[0].iter()]
+    [('div', ['id']), ('div', []), ('div', []), ('p', [])]
+    """
+    for el in panel.iter():
+        if el.tag == "dialog":
+            el.tag = "div"
+            el.attrib.pop("open", None)
+        if (el.get("role") or "").strip() in _DIALOG_ROLES:
+            el.attrib.pop("role")
+            el.attrib.pop("aria-modal", None)
 
 
 def _beside_controls(tree: HtmlElement) -> list[HtmlElement]:

@@ -2616,3 +2616,25 @@ def test_a_notion_pages_properties_and_closed_toggle_are_the_pages_text() -> Non
     lines = page_content(html, "https://larkspur.notion.site/Platform-Team-Onboarding-8f3a2c1e9d7b").text.split("\n")
     assert all(words in lines for words in ("Owner", "Maya Okafor", "Status", "In progress")), lines
     assert "Every merge to main triggers a canary deploy to 5% of traffic." in lines, lines
+
+
+def test_a_sheet_the_products_button_opens_is_the_pages_text_and_the_sites_sign_in_dialog_is_not() -> None:
+    """A shop's product page (IKEA's): "Product details" in `<main>` is a button (`aria-haspopup="dialog"`,
+    `aria-controls`) opening a sheet that stands after the footer, `aria-hidden` with a `role="dialog"` inside. The
+    details are the product's. The header's "Sign in" opens the site's own dialog: it stays out."""
+    details = ("<p>A low, solid sideboard with room for records, dinnerware and board games.</p><p>Adjustable shelves "
+               "let you adapt the space to what you store.</p><p>The cable outlet at the back makes it easy to gather "
+               "cords if you use the top as a media bench.</p>")
+    html = ("<html><head><title>STRANDVIK Sideboard - Shop</title></head><body><header><a href='/'>Shop</a><button "
+            "aria-haspopup='dialog' aria-controls='login'>Sign in</button></header><main><h1>STRANDVIK Sideboard, oak "
+            "veneer</h1><p>Keep the things you love close at hand and beautifully hidden: the sideboard combines warm "
+            "oak with smooth sliding doors that glide quietly on their tracks.</p><ul><li><button type='button' "
+            "aria-haspopup='dialog' aria-controls='details'>Product details</button></li></ul></main><footer><p>"
+            "© Shop 2024</p></footer><div id='details' aria-hidden='true'><div role='dialog' aria-modal='true' "
+            f"aria-labelledby='t'><h2 id='t'>Product details</h2>{details}</div></div><div id='login' "
+            "aria-hidden='true'><div role='dialog' aria-modal='true'><h2>Welcome back to the shop</h2><p>Log in to "
+            "see your saved lists, your orders and the offers for members of the shop's club.</p></div></div>"
+            "</body></html>")
+    lines = page_content(html, "https://shop.example.com/p/strandvik-sideboard-90512345/").text.split("\n")
+    assert "Adjustable shelves let you adapt the space to what you store." in lines, lines
+    assert not any("saved lists" in line for line in lines), lines
