@@ -134,15 +134,24 @@ def comment_author(item: HtmlElement) -> str | None:
             text = _SPACES.sub(" ", named.text_content()).strip()
             if text and len(text.split()) <= MAX_AUTHOR_WORDS:
                 return text
-    marked = [el for el in item.iter() if el is not item and isinstance(el.tag, str) and _author_marked(el)]
-    inner = set(marked)
-    for el in marked:
-        if any(d in inner for d in el.iterdescendants()):
-            continue  # a marker around the name: the name's own is inside it
-        text = _SPACES.sub(" ", el.text_content()).strip()
-        if text and len(text.split()) <= MAX_AUTHOR_WORDS:
+    marked: dict[HtmlElement, str] = {
+        el: _SPACES.sub(" ", el.text_content()).strip() for el in item.iter()
+        if el is not item and isinstance(el.tag, str) and _author_marked(el) and _a_name(" ".join(el.itertext()))}
+    for el, text in marked.items():
+        if not any(d in marked for d in el.iterdescendants()):  # a marker around the name: the name's own is inside
             return text
     return None
+
+
+def _a_name(text: str) -> bool:
+    """Whether an author's marker's text (its elements' texts apart) may be a name: a few words (`MAX_AUTHOR_WORDS`),
+    a letter among them. Yelp's `user-passport-stats` ("6 159 416": friends, reviews, photos) is no name, nor is the
+    `user-passport-info` around it, with the reviewer's name and town.
+
+    >>> _a_name("Priya N."), _a_name("6 159 416"), _a_name("")
+    (True, False, False)
+    """
+    return bool(text) and len(text.split()) <= MAX_AUTHOR_WORDS and any(ch.isalpha() for ch in text)
 
 
 def _props(el: HtmlElement) -> list[str]:

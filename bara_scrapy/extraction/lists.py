@@ -34,6 +34,7 @@ THREAD_LINKS = 0.1  # a thread's share of link words at most (`_thread_of`): com
 TITLE_WORDS = 4.0  # ... is content only when its links average this many words (titles, not labels)
 
 _DIGITS = re.compile(r"\d+")
+_LISTS = frozenset({"ul", "ol"})
 # `root` and the elements under it with at least two element children (the parents of an element that is a second
 # child), in document order: one makes no run, and a run of two is a thread at most (`_thread_of`; comments do not
 # count)
@@ -208,8 +209,11 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
                 alike[_signature(tag, child.get("class"))].append(child)
         if len(alike) > 1:
             if all(len(members) == 1 for members in alike.values()):
-                continue  # no two children alike: no run, nor a thread (most parents of two)
-            _fold_marked(parent, alike)
+                if not _hashed_items(parent):
+                    continue  # no two children alike: no run, nor a thread (most parents of two)
+                alike = {"li": list(parent)}
+            else:
+                _fold_marked(parent, alike)
         for sig, members in alike.items():
             # runs of bare paragraphs are prose (trafilatura's domain), cells go by row, and a shorter run is
             # no group (`is_content_group`): its words need no counting
@@ -225,6 +229,31 @@ def repeated_groups(root: HtmlElement) -> list[Group]:
                     and not _wrappers(items, sum(counts), groups):
                 groups.append(Group(parent, items, sum(counts), link_words))
     return groups[::-1]
+
+
+def _hashed_items(parent: HtmlElement) -> bool:
+    """Whether a list's items, each classed apart, are classed by a script's hash: every child an `<li>` whose first
+    class name is one stem and a part of its own after the stem's last "-" or "_" (Yelp's `y-css-c0wayf`,
+    `y-css-9ab0x1`; emotion's `css-1dbjc4n`). They are items of one list. Names of their own ("weather", "sensex";
+    a layout's "narrow-browser-and-phone", "wide-browser") say each item is a thing of its own.
+
+    >>> from lxml.html import fromstring
+    >>> li = lambda *names: fromstring("<ul>" + "".join(f'<li class="{n} x">A</li>' for n in names) + "</ul>")
+    >>> _hashed_items(li("y-css-c0wayf", "y-css-9ab0x1")), _hashed_items(li("weather", "sensex"))
+    (True, False)
+    >>> _hashed_items(li("narrow-browser-and-phone", "wide-browser-and-larger"))
+    False
+    """
+    if parent.tag not in _LISTS:
+        return False
+    stems = set()
+    for child in parent:
+        first = (child.get("class") or "").split(None, 1)[:1] if child.tag == "li" else []
+        cut = max(first[0].rfind("-"), first[0].rfind("_")) if first else -1
+        if cut <= 0:
+            return False
+        stems.add(first[0][:cut])
+    return len(stems) == 1
 
 
 def _thread_of(members: list[HtmlElement], sig: str) -> bool:

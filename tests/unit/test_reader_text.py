@@ -2638,3 +2638,28 @@ def test_a_sheet_the_products_button_opens_is_the_pages_text_and_the_sites_sign_
     lines = page_content(html, "https://shop.example.com/p/strandvik-sideboard-90512345/").text.split("\n")
     assert "Adjustable shelves let you adapt the space to what you store." in lines, lines
     assert not any("saved lists" in line for line in lines), lines
+
+
+def test_a_lists_items_classed_by_a_scripts_hash_are_one_run() -> None:
+    """Yelp's reviews: a `<ul>` whose `<li>`s are each classed apart by a hash (`y-css-c0wayf`, `y-css-9ab0x1`),
+    one stem and a part of their own. They are one list's items: each reviewer's name and town stay with the
+    review trafilatura kept, and the stats beside the name ("6 159 416") are not its author."""
+    hashes = ["c0wayf", "9ab0x1", "k2m7qp", "w8e3rt"]
+    people = [("Priya N.", "Cranston, RI"), ("Marcus D.", "Boston, MA"), ("Jen W.", "Providence, RI"),
+              ("Tomás R.", "Warwick, RI")]
+    reviews = "".join(
+        f'<li class=" y-css-{h}"><div class="y-css-8b{n}"><div class="user-passport-info y-css-i{n}"><span><a '
+        f'href="/user_details?userid=u{n}">{name}</a></span><div><span class="y-css-t{n}">{town}</span></div><div '
+        f'class="user-passport-stats y-css-m{n}"><span><b>{n + 6}</b></span> <span><b>15{n}</b></span></div></div>'
+        f'<div><span class="y-css-d{n}">Mar {n + 3}, 2024</span></div><p class="comment y-css-v{n}"><span lang="en">'
+        f'The cardamom morning bun number {n} is worth the trip across town, and they pull a very good cortado '
+        f'from a roaster in Pawtucket.</span></p></div></li>'
+        for n, (h, (name, town)) in enumerate(zip(hashes, people, strict=True)))
+    html = ("<html><head><title>Saltbox Kitchen - Providence - Yelp</title></head><body><header><a href='/'>Yelp</a>"
+            "</header><main><h1>Saltbox Kitchen &amp; Coffee</h1><section aria-label='Recommended Reviews'><h2>"
+            f"Recommended Reviews</h2><ul class='undefined list__09f24__ynIEd'>{reviews}</ul></section></main>"
+            "</body></html>")
+    content = page_content(html, "https://www.yelp.com/biz/saltbox-kitchen-providence")
+    lines = content.text.split("\n")
+    assert all(name in lines for name, _ in people) and "Warwick, RI" in lines, lines
+    assert all(c.author is None or any(ch.isalpha() for ch in c.author) for c in content.comments), content.comments
