@@ -109,6 +109,8 @@ FRAME_HEADING_WORDS = 1
 DATELINE_SHARE = 3  # a line a third of whose words are numbers
 DATELINE_WORDS = 16  # ... or a short line naming a year
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# a time of day ("1:23 p.m.") or a date in three parts ("28-Nov-04", "2026/12/06", "12.05.19")
+_DATE_OR_TIME = re.compile(r"\b\d{1,2}:\d\d\b|\b\d{1,4}([-/.])[^\W_]{1,9}\1\d{2,4}\b")
 _URL_LINE = re.compile(r"^\S+://\S+$")
 _CODE_LINE = re.compile(r"`[^`\n]+`")  # a line's Markdown that is one span of code, the whole line
 _MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
@@ -810,8 +812,9 @@ def _without_closing_dateline(blocks: list[Block], comments: Sequence[Comment]) 
     its content: "Last modified: 2026/12/06 00:00 by ann", "Copyright © 2019 Press TV", "First Published on Nov 20,
     2019". A date closes a series when another line is one too: the last comment's byline ("Posted by: Ann at Nov
     27, 2004"), the last post's on a blog's page; it stays, as do the comments' bylines, a quotation's attribution
-    ("— Ann (@ann) November 19, 2019") and a line opening with a number (a ranked list's "100. Beyonce (-)", an
-    item's "30\"H x 21\"D").
+    ("— Ann (@ann) November 19, 2019"), a line opening with a number (a ranked list's "100. Beyonce (-)", an
+    item's "30\"H x 21\"D") and one whose numbers name no date (no year, time of day or date in three parts: a
+    contact line's phone number).
 
     >>> p = lambda t: Block("p", t, t)
     >>> [b.text for b in _without_closing_dateline([p("Otters came back."), p("Last modified: 2026/12/06")], [])]
@@ -821,12 +824,17 @@ def _without_closing_dateline(blocks: list[Block], comments: Sequence[Comment]) 
     (4, 1)
     >>> len(_without_closing_dateline(bylines[1:], [Comment(author="Ann", text=f"Nice.\\n{bylines[2].text}")]))
     2
+    >>> contact = [p("Get in touch."), p("hello@fieldwork.co.uk · 0117 496 0732")]
+    >>> _without_closing_dateline(contact, []) == contact
+    True
     """
     if len(blocks) < 2:
         return blocks
-    last = blocks[-1]
-    if last.kind != "p" or not last.text[:1].isalpha() or not _dateline(last, word_list(last.text)):
-        return blocks
+    last, tokens = blocks[-1], word_list(blocks[-1].text)
+    if last.kind != "p" or not last.text[:1].isalpha() or not _dateline(last, tokens) or not (
+            "©" in last.text or "copyright" in last.seq or any(_YEAR.fullmatch(t) for t in tokens)
+            or _DATE_OR_TIME.search(last.text)):
+        return blocks  # (numbers naming no date are none: a contact line's phone, "hello@… · 0117 496 0732")
     if "©" not in last.text and "copyright" not in last.seq and any(
             b.kind == "p" and _dateline(b, word_list(b.text)) for b in blocks[:-1]):
         return blocks  # the last of a series

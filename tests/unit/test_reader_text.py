@@ -2663,3 +2663,17 @@ def test_a_lists_items_classed_by_a_scripts_hash_are_one_run() -> None:
     lines = content.text.split("\n")
     assert all(name in lines for name, _ in people) and "Warwick, RI" in lines, lines
     assert all(c.author is None or any(ch.isalpha() for ch in c.author) for c in content.comments), content.comments
+
+
+def test_a_contact_line_closing_the_page_is_no_dateline() -> None:
+    """A small studio's About page closes on its contact line: an address, then after a `<br>` the email and phone
+    ("hello@fieldwork.co.uk · 0117 496 0732"). Its numbers name no date (no year, time of day or date in three
+    parts): it is no closing dateline, and stays as trafilatura kept it."""
+    body = "".join(f"<p>We restore parks and green spaces across the region with local volunteers, project {n} of "
+                   f"a long series of small commissions.</p>" for n in range(4))
+    html = ("<html><head><title>About – Fieldwork Studio</title></head><body><article><h1>About us</h1>"
+            f"{body}<h2>Get in touch</h2><p>Have a site that is not working the way it should? We are always happy "
+            "to talk.</p><p>Studio 4, The Old Print Works, Mina Road, Bristol BS2 9YQ<br><a href='mailto:hello@"
+            "fieldwork.co.uk'>hello@fieldwork.co.uk</a> · 0117 496 0732</p></article></body></html>")
+    lines = page_content(html, "https://fieldwork.co.uk/about").text.split("\n")
+    assert "hello@fieldwork.co.uk · 0117 496 0732" in lines, lines
