@@ -61,6 +61,7 @@ from .missed import (
     joined_seq,
     kept_container,
     labelled_indexes,
+    linked_headline,
     listings_after,
     loose_before,
     main_frame,
@@ -1148,10 +1149,13 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     parts = urlsplit(url)
     home = parts.path in ("", "/") and not parts.query  # the site's own page: its name heads it
     hero_sites = frozenset() if home else sites  # what may not head the page: on its root page, nothing
-    top = None if (hero := page_hero(tree, hero_sites)) is None else _hero_in(structure, hero)
+    top = None if (hero := page_hero(tree, hero_sites, url)) is None else _hero_in(structure, hero)
     subheading = standfirst(top)  # however short: the frame would take it for a label
     if top is None and (line := title_line(tree, title, hero_sites)) is not None:
         top = _headline_in(structure, line)
+    if top is None and main_headline(structure, title, sites) is None and (
+            linked := linked_headline(tree, title, url, hero_sites)) is not None:
+        top = _headline_in(structure, linked)  # (the pruning took it with its breadcrumb trail)
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)
     body_words = body.words  # counted once: the body text is the page's longest string

@@ -885,11 +885,12 @@ def standfirst(hero: HtmlElement | None) -> HtmlElement | None:
 _BLOCKS = ("p", "div", "ul", "ol", "table", "section", "form", "h1", "h2", "h3", "h4", "h5", "h6")  # under a line
 
 
-def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | None:
+def page_hero(tree: HtmlElement, sites: Collection[str] = (), url: str = "") -> HtmlElement | None:
     """The hero the page's headline stands in, before and outside its single `<main>` (Docusaurus's landing pages
     and blog archive: `<header class="hero"><h1>…</h1><p>tagline</p></header><main>…`): the `<h1>`'s widest
     wrapper that does not hold the `<main>`, when the `<main>` holds no `<h1>` and the page has one other `<h1>`, not
-    a link, not what the page calls its site (`sites`, as `seq`s), and not in a menu, an aside, a footer or what
+    a link (but to the page itself, `url`: Stack Exchange's question title), not what the page calls its site (`sites`,
+    as `seq`s), and not in a menu, an aside, a dialog, a footer or what
     declares itself the site's header (`role="banner"`: phpBB's board name), and a hero that holds no menu (a
     WordPress home page's `<h1>` is the site's title, in the header with the site's menu; a breadcrumb trail is
     none). A page-level `<header>` holding the page's own headline is its hero. A page with no `<main>` and one
@@ -920,11 +921,10 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
         if len(articles) != 1:
             return None
         main = articles[0]
-    if next(main.iter("h1"), None) is not None:
+    if any(_heads(h, url) for h in main.iter("h1")):  # (not a popup's: Stack Exchange's "Subscribe to RSS")
         return None
     found = [h for h in tree.iter("h1") if (inner := seq(h.text_content())).strip() and inner not in sites
-             and not any(a.tag in _NOT_HERO or role(a) in _NOT_HERO_ROLES
-                         for a in h.iterancestors())]
+             and _heads(h, url)]
     if len(found) != 1 or not follows_in_document(main, found[0]):
         return None
     around_main, box = set(main.iterancestors()), found[0]
@@ -933,6 +933,40 @@ def page_hero(tree: HtmlElement, sites: Collection[str] = ()) -> HtmlElement | N
     menus = (el for el in box.iter() if isinstance(el.tag, str)
              and (el.tag == "nav" or role(el) == "navigation") and not _trail(el))
     return None if next(menus, None) is not None else box  # the site's header holds its menu
+
+
+def _heads(h1: HtmlElement, url: str) -> bool:
+    """Whether an `<h1>` may head the page: not in a menu, an aside, a dialog, the site's footer or what declares
+    itself the site's, nor in a link but to the page itself (`url`)."""
+    return not any((a.tag in _NOT_HERO and not _self_link(a, url)) or role(a) in _NOT_HERO_ROLES
+                   for a in h1.iterancestors())
+
+
+def linked_headline(tree: HtmlElement, title: str, url: str, sites: Collection[str] = ()) -> HtmlElement | None:
+    """The page's one `<h1>` that is a link to the page itself (`url`) and that the document title names, not what
+    the page calls its site (`sites`) nor in a menu, an aside, a dialog or a footer: Confluence's `h1#title-text`,
+    beside its breadcrumb trail in a box the pruning takes for the trail's. A logo's `<h1>` links to the site's home.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<body><div class="with-breadcrumbs"><ol><li><a href="/ops">Ops</a></li></ol><h1><a href='
+    ...                '"/ops/rotating">Rotating the credentials</a></h1></div><div><h1><a href="/">Wiki</a></h1></div>'
+    ...                '</body>')
+    >>> linked_headline(t, "Rotating the credentials - Ops - Wiki", "https://wiki.example/ops/rotating").text_content()
+    'Rotating the credentials'
+    >>> print(linked_headline(t, "Rotating the credentials - Ops - Wiki", "https://wiki.example/ops/other"))
+    None
+    """
+    wanted = seq(title)
+    found = [h for h in tree.iter("h1") if (line := seq(h.text_content())).strip() and line in wanted
+             and line not in sites and _heads(h, url) and (links := h.findall(".//a"))
+             and all(_self_link(a, url) for a in links)]
+    return found[0] if len(found) == 1 else None
+
+
+def _self_link(el: HtmlElement, url: str) -> bool:
+    """Whether an element is a link to the page itself (`url`): the page's headline linked to its own address (Stack
+    Exchange's question title), not a logo's link to the home page."""
+    return bool(url) and el.tag == "a" and bool(el.get("href")) and not leads_elsewhere(el.get("href"), url)
 
 
 def _trail(nav: HtmlElement) -> bool:

@@ -2677,3 +2677,34 @@ def test_a_contact_line_closing_the_page_is_no_dateline() -> None:
             "fieldwork.co.uk'>hello@fieldwork.co.uk</a> · 0117 496 0732</p></article></body></html>")
     lines = page_content(html, "https://fieldwork.co.uk/about").text.split("\n")
     assert "hello@fieldwork.co.uk · 0117 496 0732" in lines, lines
+
+
+def test_a_headline_linked_to_its_own_page_heads_the_text() -> None:
+    """Stack Exchange's question title is an `<h1>` whose one link is the question's own address, before and outside
+    the `<main>` (`div#mainbar[role=main]`), which holds only a popup's `<h1>` ("Subscribe to RSS", in an
+    `aria-hidden` dialog). Confluence's is a self-linked `<h1>` beside its breadcrumb trail, in a box classed
+    `with-breadcrumbs`, on a page with no `<main>`. Each heads the text; a logo's `<h1>`, linked home, does not."""
+    url = "https://unix.stackexchange.com/questions/771904/why-does-rsync-delete-remove-excluded-files"
+    answer = "".join(f"<p>A plain exclude rule number {n} hides the file from the transfer but still lets the delete "
+                     f"pass remove it on the receiving side; use a protect rule instead.</p>" for n in range(3))
+    html = (f"<html><head><title>Why does rsync --delete remove excluded files? - Unix Stack Exchange</title></head>"
+            f"<body><header><a href='/'>Stack Exchange</a></header><div id='content'><div class='inner-content'><div "
+            f"id='question-header'><h1 itemprop='name'><a href='/questions/771904/why-does-rsync-delete-remove-"
+            f"excluded-files' class='question-hyperlink'>Why does rsync --delete remove excluded files?</a></h1></div>"
+            f"<div id='mainbar' role='main'><div class='question'>{answer}</div><aside class='s-modal' role='dialog' "
+            f"aria-hidden='true'><h1>Subscribe to RSS</h1><p>Question feed</p></aside></div></div></div>"
+            f"<footer>Stack Exchange Inc</footer></body></html>")
+    lines = page_content(html, url).text.split("\n")
+    assert lines[0] == "Why does rsync --delete remove excluded files?", lines
+
+    url = "https://wiki.example.com/display/OPS/Rotating+the+payments-api+credentials"
+    steps = "".join(f"<p>Step {n}: rotate the secret in the vault, restart the service and check that the pool "
+                    f"reconnects within a minute before you go on.</p>" for n in range(1, 5))
+    html = ("<html><head><title>Rotating the payments-api credentials - Platform Operations - Wiki</title></head><body>"
+            "<div id='header'><h1><a href='/'><span>Wiki</span></a></h1></div><div id='main'><div id='main-header'>"
+            "<div id='title-heading' class='pagetitle with-breadcrumbs'><ol id='breadcrumbs'><li><a href='/display/OPS"
+            "'>Platform Operations</a></li><li><a href='/display/OPS/Runbooks'>Runbooks</a></li></ol><h1 id='title-text'"
+            "><a href='/display/OPS/Rotating+the+payments-api+credentials'>Rotating the payments-api credentials</a>"
+            f"</h1></div></div><div id='content' class='wiki-content'>{steps}</div></div></body></html>")
+    lines = page_content(html, url).text.split("\n")
+    assert lines[0] == "Rotating the payments-api credentials", lines
