@@ -1154,7 +1154,7 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     if top is None and (line := title_line(tree, title, hero_sites)) is not None:
         top = _headline_in(structure, line)
     if top is None and main_headline(structure, title, sites) is None and (
-            linked := linked_headline(tree, title, url, hero_sites)) is not None:
+            linked := linked_headline(tree, title, url, sites)) is not None:
         top = _headline_in(structure, linked)  # (the pruning took it with its breadcrumb trail)
     paragraphize(tree)
     blocks = trafilatura_blocks(tree, url, precise=True)

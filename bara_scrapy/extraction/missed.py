@@ -944,8 +944,9 @@ def _heads(h1: HtmlElement, url: str) -> bool:
 
 def linked_headline(tree: HtmlElement, title: str, url: str, sites: Collection[str] = ()) -> HtmlElement | None:
     """The page's one `<h1>` that is a link to the page itself (`url`) and that the document title names, not what
-    the page calls its site (`sites`) nor in a menu, an aside, a dialog or a footer: Confluence's `h1#title-text`,
-    beside its breadcrumb trail in a box the pruning takes for the trail's. A logo's `<h1>` links to the site's home.
+    the page calls its site (`sites`, even on its home page) nor in a menu, an aside, a dialog or a footer:
+    Confluence's `h1#title-text`, beside its breadcrumb trail in a box the pruning takes for the trail's. A logo's
+    `<h1>` links to the site's home, which is no page's headline, the home page's own neither.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<body><div class="with-breadcrumbs"><ol><li><a href="/ops">Ops</a></li></ol><h1><a href='
@@ -955,11 +956,14 @@ def linked_headline(tree: HtmlElement, title: str, url: str, sites: Collection[s
     'Rotating the credentials'
     >>> print(linked_headline(t, "Rotating the credentials - Ops - Wiki", "https://wiki.example/ops/other"))
     None
+    >>> print(linked_headline(fromstring('<body><h1><a href="/">Millbrook Orchard</a></h1></body>'),
+    ...                       "Millbrook Orchard", "https://millbrook.example/"))
+    None
     """
     wanted = seq(title)
     found = [h for h in tree.iter("h1") if (line := seq(h.text_content())).strip() and line in wanted
              and line not in sites and _heads(h, url) and (links := h.findall(".//a"))
-             and all(_self_link(a, url) for a in links)]
+             and all(_self_link(a, url) and urlsplit(resolve(url, a.get("href", ""))).path.strip("/") for a in links)]
     return found[0] if len(found) == 1 else None
 
 
