@@ -684,7 +684,7 @@ def _glued_from(whole: str, letters: Sequence[str], starts: Mapping[str, list[in
             rest, k = whole, j
             while k < len(letters) and rest and rest.startswith(letters[k]):
                 rest, k = rest[len(letters[k]):], k + 1
-            if not rest and k - j > 1 and len({structure[n].here for n in range(j, k)}) == k - j:
+            if not rest and k - j > 1 and len({structure[i].here for i in range(j, k)}) == k - j:
                 return range(j, k)
     return range(0)
 
@@ -832,11 +832,11 @@ def _without_closing_dateline(blocks: list[Block], comments: Sequence[Comment]) 
     if len(blocks) < 2:
         return blocks
     last, tokens = blocks[-1], word_list(blocks[-1].text)
+    claimed = "©" in last.text or "copyright" in last.seq
     if last.kind != "p" or not last.text[:1].isalpha() or not _dateline(last, tokens) or not (
-            "©" in last.text or "copyright" in last.seq or any(_YEAR.fullmatch(t) for t in tokens)
-            or _DATE_OR_TIME.search(last.text)):
+            claimed or any(_YEAR.fullmatch(t) for t in tokens) or _DATE_OR_TIME.search(last.text)):
         return blocks  # (numbers naming no date are none: a contact line's phone, "hello@… · 0117 496 0732")
-    if "©" not in last.text and "copyright" not in last.seq and any(
+    if not claimed and any(
             b.kind == "p" and _dateline(b, word_list(b.text)) for b in blocks[:-1]):
         return blocks  # the last of a series
     return blocks if comments and last.seq in comment_lines((c.author, c.text) for c in comments) else blocks[:-1]

@@ -28,7 +28,7 @@ from trafilatura.settings import Extractor
 from trafilatura.utils import decode_file, is_dubious_html, repair_faulty_html
 
 from .blocks import INVISIBLE_CHARS, Block, from_trafilatura_xml, tree_blocks
-from .boilerplate import HEADINGS, tab_panel
+from .boilerplate import HEADINGS, role, tab_panel
 from .precise import precise_extraction
 from .wordscan import word_count
 from .xmloutput import xml_string
@@ -508,7 +508,7 @@ def _move_after(el: HtmlElement, control: HtmlElement) -> None:
 def _at_edge(control: HtmlElement) -> bool:
     """Whether a control stands in the site's header, footer, menus or a sidebar (by tag or role): its dialog is the
     site's (sign in, cookie settings), not the page's details."""
-    return any(a.tag in _EDGES or (a.get("role") or "").strip() in _EDGE_ROLES for a in control.iterancestors())
+    return any(a.tag in _EDGES or role(a) in _EDGE_ROLES for a in control.iterancestors())
 
 
 def _undialog(panel: HtmlElement) -> None:
@@ -525,7 +525,7 @@ def _undialog(panel: HtmlElement) -> None:
         if el.tag == "dialog":
             el.tag = "div"
             el.attrib.pop("open", None)
-        if (el.get("role") or "").strip() in _DIALOG_ROLES:
+        if role(el) in _DIALOG_ROLES:
             el.attrib.pop("role")
             el.attrib.pop("aria-modal", None)
 
@@ -584,13 +584,13 @@ def aria_tables(tree: HtmlElement) -> None:
     ['table', 'tr', 'th', 'td', 'div']
     """
     for table in _ARIA_TABLES(tree):
-        parts = [el for el in table.iter() if el is not table and isinstance(el.tag, str)
-                 and _TABLE_PARTS.get(el.get("role", "")) is not None]
-        if not any(el.get("role") == "row" for el in parts):
+        parts = {el: part for el in table.iter() if el is not table and isinstance(el.tag, str)
+                 and (part := _TABLE_PARTS.get(role(el))) is not None}
+        if "tr" not in parts.values():
             continue
         table.tag = "table"
-        for el in parts:
-            el.tag = _TABLE_PARTS[el.get("role", "")]
+        for el, part in parts.items():
+            el.tag = part
 
 
 def inline_quotes(tree: HtmlElement) -> None:

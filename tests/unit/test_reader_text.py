@@ -2703,8 +2703,9 @@ def test_a_headline_linked_to_its_own_page_heads_the_text() -> None:
     html = ("<html><head><title>Rotating the payments-api credentials - Platform Operations - Wiki</title></head><body>"
             "<div id='header'><h1><a href='/'><span>Wiki</span></a></h1></div><div id='main'><div id='main-header'>"
             "<div id='title-heading' class='pagetitle with-breadcrumbs'><ol id='breadcrumbs'><li><a href='/display/OPS"
-            "'>Platform Operations</a></li><li><a href='/display/OPS/Runbooks'>Runbooks</a></li></ol><h1 id='title-text'"
-            "><a href='/display/OPS/Rotating+the+payments-api+credentials'>Rotating the payments-api credentials</a>"
+            "'>Platform Operations</a></li><li><a href='/display/OPS/Runbooks'>Runbooks</a></li></ol><h1 id="
+            "'title-text'><a href='/display/OPS/Rotating+the+payments-api+credentials'>Rotating the payments-api "
+            "credentials</a>"
             f"</h1></div></div><div id='content' class='wiki-content'>{steps}</div></div></body></html>")
     lines = page_content(html, url).text.split("\n")
     assert lines[0] == "Rotating the payments-api credentials", lines
