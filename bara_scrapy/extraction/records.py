@@ -30,8 +30,8 @@ from itertools import pairwise
 from lxml.etree import XPath, iterwalk
 from lxml.html import HtmlElement
 
-from .blocks import signature
-from .boilerplate import HEADINGS
+from .blocks import BLOCK_TAGS, signature
+from .boilerplate import FORM_FIELDS, HEADINGS
 from .lists import lowest_common
 from .missed import follows_in_document
 from .text import words
@@ -156,10 +156,55 @@ def _labelled_runs(root: HtmlElement) -> dict[HtmlElement, list[HtmlElement]]:
             runs[(up, signature(box))].append(box)
             if len(box.findall(".//p")) <= 1 and next(box.iter(*_VALUE_LISTS), None) is None:
                 lines.add(box)
-    return {up: [_outer(box) for box in boxes] for (up, kind), boxes in runs.items()
-            if sum(box in lines for box in boxes) >= MIN_PAIRS
-            and len(boxes) == sum(1 for el in up.iterdescendants() if signature(el) == kind
-                                  and _outer(el).getparent() is up and words(el.text_content()))}
+    out = {up: [_outer(box) for box in boxes] for (up, kind), boxes in runs.items()
+           if sum(box in lines for box in boxes) >= MIN_PAIRS
+           and len(boxes) == sum(1 for el in up.iterdescendants() if signature(el) == kind
+                                 and _outer(el).getparent() is up and words(el.text_content()))}
+    return out | {up: [_outer(box) for box in boxes] for up, boxes in _label_pairs(root).items() if up not in out}
+
+
+def _label_pairs(root: HtmlElement) -> dict[HtmlElement, list[HtmlElement]]:
+    """The runs of fields whose label is no heading: blocks of two elements and no words of their own (no table's
+    row, no `<span>`s inside a line: a catalogue's "Language: English" among the line's other spans), a label of
+    `LABEL_WORDS` words at most (a word, no link, control or sentence) and its value of one line at most, some of it
+    outside links and no code block (a code block's language over it, "sh"; `_labelled`), `MIN_PAIRS` of them or
+    more under one parent (each in its wrappers: Drupal writes each field in a block of its own), their labels of one
+    signature and their values of another, each label its own ("Date", "Time", "Location": a thread's posters
+    repeat). A label's class is what makes it one: two `<div>`s side by side are a box's parts, not a field.
+
+    >>> from lxml.html import fromstring
+    >>> field = '<div class="block"><div class="f"><div class="label">{}</div><div class="item">{}</div></div></div>'
+    >>> t = fromstring('<div>' + field.format("Date", "Thursday, October 16") + field.format("Time", "4:00pm") +
+    ...                '<p>Body</p></div>')
+    >>> [[el.get("class") for el in boxes] for boxes in _label_pairs(t).values()]
+    [['f', 'f']]
+    >>> t = fromstring('<div>' + field.format("Ann", "Nice.") + field.format("Ann", "Thanks.") + '</div>')
+    >>> _label_pairs(t)
+    {}
+    """
+    runs: dict[tuple[HtmlElement, str], list[HtmlElement]] = defaultdict(list)
+    labels: dict[HtmlElement, str] = {}
+    for box in root.iter():
+        kids = [el for el in box if isinstance(el.tag, str)]
+        if len(kids) != 2 or (box.text or "").strip() or box.tag not in _BOXES or kids[0].tag in HEADINGS \
+                or not kids[0].get("class"):
+            continue
+        label, value = kids
+        said = " ".join(label.itertext()).strip()
+        if (label.tail or "").strip() or (value.tail or "").strip() or said[-1:] in _SENTENCE_ENDS \
+                or not any(c.isalpha() for c in said) or next(label.iter("a", "img", *FORM_FIELDS, *_STRUCTURE), None) \
+                is not None or len(value.findall(".//p")) > 1 or next(value.iter("pre"), None) is not None \
+                or not words(" ".join(_UNLINKED(value))) or not _labelled(box, label):
+            continue
+        if (up := _outer(box).getparent()) is not None:
+            runs[(up, signature(label) + " " + signature(value))].append(box)
+            labels[box] = said.lower()
+    return {up: boxes for (up, _kind), boxes in runs.items() if len(boxes) >= MIN_PAIRS
+            and len({labels[box] for box in boxes}) == len(boxes)}
+
+
+_SENTENCE_ENDS = frozenset(".!?")
+_BOXES = BLOCK_TAGS - {"tr", "table", "tbody", "thead", "tfoot", "ul", "ol", "dl"}  # (a table's, a list's: theirs)
 
 
 def _outer(box: HtmlElement) -> HtmlElement:
@@ -283,6 +328,13 @@ def meta_rows(root: HtmlElement) -> list[HtmlElement]:
     >>> meta_rows(fromstring('<table><tr><th>Date Created</th><td><span itemprop="dateCreated">2023-05-12</span></td>'
     ...                      '</tr><tr><th>Rights</th><td>CC BY 4.0</td></tr></table>'))
     []
+
+    So is a field of a run of labelled boxes that are not all dates and authors (an event's Date, Time and Place):
+
+    >>> field = '<div><div class="label">{}</div><div class="item">{}</div></div>'
+    >>> meta_rows(fromstring('<div>' + field.format("Date", "<time>Thursday, October 16</time>") +
+    ...                      field.format("Place", "Hartley Hall") + '</div>'))
+    []
     """
     rows = dict[HtmlElement, None]()  # the elements around a date or an author, the only ones that can be a row
     for marker in _MARKERS(root):
@@ -293,7 +345,9 @@ def meta_rows(root: HtmlElement) -> list[HtmlElement]:
             if el is root:
                 break
     out = []
-    fields = {row for table in _labelled_tables(root) for row in table.iter("tr")} if rows else set()
+    fields = {row for table in _labelled_tables(root) for row in table.iter("tr")} | {
+        el for up, boxes in _labelled_runs(root).items() if not all(_BYLINE(box) for box in boxes)
+        for el in (up, *(el for box in boxes for el in box.iter()))} if rows else set()
     for el in rows:  # (in the markers' order, innermost first: the same page gives the same order)
         if el in fields:
             continue  # a record's field ("Date Created | 2023-05-12"), as a table of labelled rows writes it

@@ -2709,3 +2709,38 @@ def test_a_headline_linked_to_its_own_page_heads_the_text() -> None:
             f"</h1></div></div><div id='content' class='wiki-content'>{steps}</div></div></body></html>")
     lines = page_content(html, url).text.split("\n")
     assert lines[0] == "Rotating the payments-api credentials", lines
+
+
+def drupal_field(name: str, label: str, value: str) -> str:
+    """A Drupal layout-builder block holding one field of a node, its label inline."""
+    return (f'<div class="block block-layout-builder block-field-blocknodeeventfield-{name}"><div '
+            f'class="block__content"><div class="field field--name-field-{name} field--label-inline clearfix"><div '
+            f'class="field__label">{label}</div><div class="field__item">{value}</div></div></div></div>')
+
+
+def test_an_events_labelled_fields_each_in_a_block_of_its_own_are_the_pages_text() -> None:
+    """A Drupal 10 event (Olivero, layout builder): Date, Time, Location and Cost are each a field in a block of its
+    own, a `div.field__label` over a `div.field__item`, the date a `<time>`. They are the event's record, not a
+    byline's meta row to leave out, nor lines too short for the article frame."""
+    fields = "".join([
+        drupal_field("event-date", "Date", '<time datetime="2025-10-16T16:00:00-04:00">Thursday, October 16, 2025'
+                     '</time>'),
+        drupal_field("event-time", "Time", "4:00pm – 5:15pm"),
+        drupal_field("location", "Location", '<p class="address"><span class="organization">Hartley Hall, Room 210'
+                     '</span><br><span class="locality">Marlow</span></p>'),
+        drupal_field("cost", "Cost", "Free and open to the public")])
+    body = ("<p>How much rain fell on southern Asia twenty thousand years ago, and how quickly did the monsoon switch "
+            "on again after the last ice age? Answers are locked inside stalagmites.</p><p>In this talk, Dr. Ferreira "
+            "will describe a new 40,000-year record built from three stalagmites collected in the Meghalaya hills.</p>")
+    html = ("<html><head><title>Reading Ancient Monsoons | Earth Sciences | Marlow University</title></head><body>"
+            "<header><a href='/'>Marlow University</a><nav><a href='/events'>Events</a></nav></header><main "
+            "role='main'><article class='node node--type-event'><h1><span>Reading Ancient Monsoons in Cave "
+            "Dripstones</span></h1>"
+            f"<div class='layout layout--twocol-section'><div class='layout__region layout__region--first'>{fields}"
+            f"<div class='block block-field-blocknodeeventbody'><div class='block__content'>{body}</div></div></div>"
+            "</div></article></main><footer><p>© Marlow University</p></footer></body></html>")
+    lines = page_content(html, "https://eos.marlow.edu/events/reading-ancient-monsoons").text.split("\n")
+    for value in ("Thursday, October 16, 2025", "4:00pm – 5:15pm", "Hartley Hall, Room 210",
+                  "Free and open to the public"):
+        assert any(value in line for line in lines), (value, lines)
+
