@@ -13,7 +13,7 @@ A thread too short to be a group (one comment, two replies) is found by naming a
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -244,7 +244,11 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     inner = set(items)
     found = [_thread(el.getparent(), (el,)) for el in items
              if not any(a in inner for a in el.iterancestors())]  # a reply goes with its comment
-    holding = {a for el in items for a in el.iterancestors()}  # WordPress's li.comment-author-ann holds her comment
+    listed = _listed_cards(candidates, inner, free, url)
+    found += listed
+    inner.update(card for g in listed for card in g.items)
+    # WordPress's li.comment-author-ann holds her comment; Confluence's comment section holds a listed thread
+    holding = {a for el in inner for a in el.iterancestors()}
     marks = [el for el in candidates if _comment_author_mark(el) and free(el) and el not in holding
              and not any(a in inner for a in el.iterancestors())]
     outer = set(marks)
@@ -263,10 +267,40 @@ def few_comments(root: HtmlElement, chosen: list[Group], kept: Mapping[HtmlEleme
     return found
 
 
+def _listed_cards(candidates: list[HtmlElement], inner: set[HtmlElement], free: Callable[[HtmlElement], bool],
+                  url: str) -> list[Group]:
+    """The threads of comments no name marks one by one, in an element named as their list (`comments`, `replies`:
+    Commento's `div.commento-comments` of `div.commento-card`s, the Ghost theme's `section.article-comments`
+    around it): its children of one signature, two or more, each a comment (`_comment`) apart from the comments found
+    (`inner`: neither inside one nor holding one) and the threads chosen (`free`). A reply inside a card goes with
+    it.
+
+    >>> from lxml.html import fromstring
+    >>> card = '<div class="c-card"><div class="c-name">{}</div><div class="c-body"><p>{}</p></div></div>'
+    >>> t = fromstring('<div id="c-comments">' + card.format("Mira", "A callout.") + card.format("Dev", "Try S3."))
+    >>> [len(g.items) for g in _listed_cards(named_comments(t), set(), lambda el: True, "")]
+    [2]
+    """
+    out = []
+    holding = {a for el in inner for a in el.iterancestors()}
+    for el in candidates:
+        if not _NAMES_LIST & _names(el) or not free(el) or el in inner or any(a in inner for a in el.iterancestors()):
+            continue
+        cards = [c for c in el if isinstance(c.tag, str)]
+        if len(cards) >= 2 and len({signature(c) for c in cards}) == 1 and all(
+                c not in inner and c not in holding and free(c) and _comment(c, url) for c in cards):
+            out.append(_thread(el, tuple(cards)))
+    return out
+
+
+_NAMES_LIST = frozenset({"comments", "replies"})  # what a list of comments is called
+
+
 def _under_byline(body: HtmlElement, named: list[HtmlElement], url: str) -> HtmlElement | None:
     """The comment a comment's body names no author of stands in: its parent, when the author is there, beside it
     (Trac's `div.comment` under `<h3>… by <span class="trac-author">`), the body the parent's one named element
-    without an author of its own; None when it is not one.
+    without an author of its own; None when it is not one, nor when the parent holds two comments or more that name
+    their authors (a comment section, its "add a comment" box the named element).
 
     >>> from lxml.html import fromstring
     >>> change = fromstring('<div class="change"><h3 id="comment:1"><a href="#comment:1">comment:1</a> by <span '
@@ -279,6 +313,8 @@ def _under_byline(body: HtmlElement, named: list[HtmlElement], url: str) -> Html
     if comment_author(body) is not None or (parent := body.getparent()) is None:
         return None
     bodies = [c for c in parent if c in named and comment_author(c) is None]
+    if sum(comment_author(c) is not None and parent in c.iterancestors() for c in named) >= 2:
+        return None  # a section holding comments of their own (Confluence's, beside its "add a comment" box)
     return parent if bodies == [body] and _comment(parent, url) else None
 
 

@@ -2744,3 +2744,52 @@ def test_an_events_labelled_fields_each_in_a_block_of_its_own_are_the_pages_text
                   "Free and open to the public"):
         assert any(value in line for line in lines), (value, lines)
 
+
+def commento_card(n: int, name: str, said: str, reply: str = "") -> str:
+    return (f'<div id="commento-card-{n}" class="commento-card"><div class="commento-header"><div '
+            f'class="commento-avatar">{name[0]}</div><div class="commento-name">{name}</div><div '
+            f'class="commento-subtitle"><div class="commento-timeago">Mar {n}, 2025</div></div></div><div '
+            f'class="commento-contents"><div class="commento-body"><p>{said}</p></div><div class="commento-options">'
+            f'<button title="Reply" class="commento-option-button"></button></div><div class="commento-body">{reply}'
+            '</div></div></div>')
+
+
+def test_commentos_cards_in_the_list_named_comments_are_the_comments() -> None:
+    """A Ghost post's Commento thread, after `<main>` in `section.article-comments`: no card is named as one comment
+    (`div.commento-card`), but their list is (`div.commento-comments`). Each card is a comment, its reply with it."""
+    reply = commento_card(3, "Nikolai Varga", "Fair point. I turned it into a callout in the post so nobody misses it.")
+    cards = (commento_card(4, "Mira Hollis", "The CARGO_INCREMENTAL gotcha cost us a whole afternoon last year.", reply)
+             + commento_card(5, "Dev Okonjo", "Did you try an S3 backend for sccache instead of the GitHub cache?"))
+    body = "".join(f"<p>Paragraph {n} of the post on caching Rust builds, with sccache and cargo-chef on the runners, "
+                   "and what each change saved on a cold and a warm runner.</p>" for n in range(6))
+    html = ("<html><head><title>Halving our Rust CI build times</title></head><body><header><a href='/'>Tidewater</a>"
+            f"</header><main><article><h1>Halving our Rust CI build times</h1>{body}</article></main><section "
+            "class='article-comments'><div id='commento' class='commento-root'><div class='commento-login'>Login</div>"
+            "<textarea placeholder='Add a comment'></textarea><div id='commento-comments-area' "
+            f"class='commento-comments'>{cards}</div></div></section><footer><p>© Tidewater</p></footer></body></html>")
+    content = page_content(html, "https://blog.tidewater.dev/halving-rust-ci/")
+    assert [c.author for c in content.comments] == ["Mira Hollis", "Dev Okonjo"], content.comments
+    assert "The CARGO_INCREMENTAL gotcha cost us a whole afternoon last year." in content.text.split("\n")
+    assert "nobody misses it" in content.comments[0].text
+
+
+def test_a_comment_section_with_its_add_a_comment_box_is_no_comment_of_its_own() -> None:
+    """Confluence's comment section holds the page's comments (`div.comment`, each naming its author) and a box to
+    add one (`div.quick-comment-container.comment`, no author). The section is not one comment under that box's
+    byline: each comment is one."""
+    def comment(n: int, who: str, said: str) -> str:
+        return (f'<li class="comment-thread"><div class="comment" id="comment-{n}"><div class="comment-header"><h4 '
+                f'class="author"><a href="/display/~{who.split()[0].lower()}">{who}</a></h4></div><div '
+                f'class="comment-content"><p>{said}</p></div></div></li>')
+    thread = (comment(1, "Tomás Reyes", "Step 3 now uses rollout restart instead of deleting pods by hand, which is "
+                      "much less noisy in the alerts channel.")
+              + comment(2, "Aisha Bello", "Ran this on 28 Feb with no issues. It took about 25 minutes end to end."))
+    body = "".join(f"<p>Step {n} of rotating the payments database credentials: what to run, what to check on the "
+                   "dashboard, and when to stop and roll back.</p>" for n in range(6))
+    html = ("<html><head><title>Runbook - Ops - Confluence</title></head><body><div id='main' role='main'><h1>Runbook: "
+            f"rotating the credentials</h1><div class='wiki-content'>{body}</div><div id='comments-section' "
+            "class='pageSection group'><h2>2 Comments</h2><ol class='comment-threads top-level' id='page-comments'>"
+            f"{thread}</ol><div class='quick-comment-container comment add'><p>Write a comment…</p></div></div></div>"
+            "</body></html>")
+    content = page_content(html, "https://wiki.example.com/display/OPS/Runbook")
+    assert [c.author for c in content.comments] == ["Tomás Reyes", "Aisha Bello"], content.comments
