@@ -1178,7 +1178,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     # forms to fill in after the text (a reply box and its notes, a sign-up): none of their words are the page's
     furniture = "\n".join([furniture, others, *_dropped(forms_after(structure, kept))])
     groups = repeated_groups(structure)
-    rails = site_rails(groups, url, kept)  # lists of the site's pages, this one too: furniture, wherever they are
+    # lists of the site's pages, this one too or others of its kind beside its article: furniture, wherever they are
+    rails = site_rails(groups, url, kept, kept_words)
     groups = [g for g in groups if g not in rails]
     furniture = "\n".join([furniture, *_dropped(item for g in rails for item in g.items)])
     missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)

@@ -673,15 +673,51 @@ def _promo(item: HtmlElement) -> bool:
     return any(is_title_link(a) for a in item.iter("a")) and _linked(item)
 
 
-def site_rails(groups: Iterable[Group], url: str, kept: Kept) -> list[Group]:
+def site_rails(groups: Iterable[Group], url: str, kept: Kept, kept_words: int = 0) -> list[Group]:
     """The groups that list the site's pages, this one among them: teaser runs (`is_teaser_run`) that link to the
     page itself (`links_here`: a news ticker, "latest posts" on every page), none of whose items holds the kept
     text's container (the article). They are site furniture, never this page's content, wherever they sit and
-    whatever trafilatura kept of them."""
+    whatever trafilatura kept of them. So are the teaser runs of other pages of this page's own kind
+    (`_links_beside`) outside the kept text's container, where it is one (not the whole page) and holds an article
+    (`kept_words`, `ARTICLE_WORDS` or more: a mail archive's index lists its messages beside its few words)."""
     if not url:
         return []
     article = {kept.container, *kept.container.iterancestors()}
-    return [g for g in groups if is_teaser_run(g) and links_here(g, url) and not article.intersection(g.items)]
+    inside = kept.container.tag not in ("html", "body") and kept_words >= ARTICLE_WORDS
+    return [g for g in groups if is_teaser_run(g) and not article.intersection(g.items) and (links_here(g, url) or (
+        inside and kept.container not in (g.parent, *g.parent.iterancestors()) and _links_beside(g, url)))]
+
+
+_INDEXES = frozenset({"index", "default", "home"})  # a folder's own page, by the names servers give it
+
+
+def _links_beside(g: Group, url: str) -> bool:
+    """Whether the group lists other pages of this page's own kind: each titled item's title link leads to a page of
+    its own in the folder of the page at `url`, which is an entry of that folder (a last segment of its own, not the
+    folder's index): LinkedIn's "Similar jobs" beside a job's page, a shop's other products beside one.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<ul><li><a href="/jobs/view/embedded-31?trk=similar">Embedded Software Engineer at '
+    ...                'Northstar</a></li><li><a href="/jobs/view/firmware-ii-42">Firmware Engineer II at Voltline</a>'
+    ...                '</li></ul>')
+    >>> g = Group(t, tuple(t), 6, 6)
+    >>> [_links_beside(g, u) for u in ("https://s.org/jobs/view/senior-firmware-7", "https://s.org/jobs/view/",
+    ...                                "https://s.org/jobs/search?q=firmware")]
+    [True, False, False]
+    """
+    parts = urlsplit(url)
+    folder, _, own = parts.path.rstrip("/").rpartition("/")
+    if not own or parts.query or own.partition(".")[0].lower() in _INDEXES:
+        return False
+    targets = []
+    for item in g.items:
+        found = next((resolve(url, href) for a in item.iter("a") if is_title_link(a)
+                      and _page_link(href := (a.get("href") or "").strip())), None)
+        if found is not None:
+            targets.append(urlsplit(found))
+    paths = [t.path.rstrip("/") for t in targets]
+    return len(targets) >= 2 and len(set(paths)) == len(paths) and all(
+        t.netloc == parts.netloc and t.path.rstrip("/").rpartition("/")[0] == folder for t in targets)
 
 
 def _spread(g: Group, kept: Kept) -> bool:

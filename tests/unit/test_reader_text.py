@@ -2793,3 +2793,30 @@ def test_a_comment_section_with_its_add_a_comment_box_is_no_comment_of_its_own()
             "</body></html>")
     content = page_content(html, "https://wiki.example.com/display/OPS/Runbook")
     assert [c.author for c in content.comments] == ["Tomás Reyes", "Aisha Bello"], content.comments
+
+
+def test_a_rail_of_other_pages_of_this_pages_kind_beside_its_article_is_furniture() -> None:
+    """A job's page (LinkedIn's, at /jobs/view/<slug>) with a "Similar jobs" rail beside the description: cards whose
+    title links lead to other jobs in the same folder. trafilatura keeps the rail; it is other pages' teasers. A
+    mail archive's index beside the messages it lists is another matter: there the list is the page."""
+    jobs = "".join(
+        f'<li><a class="base-card" href="https://www.example.com/jobs/view/{slug}?trk=similar-jobs"><h3 '
+        f'class="base-main-card__title">{title}</h3><h4>{firm}</h4><span>Denver, CO</span></a></li>'
+        for slug, title, firm in [("embedded-software-engineer-31", "Embedded Software Engineer", "Northstar Avionics"),
+                                  ("firmware-engineer-ii-42", "Firmware Engineer II, Battery Systems", "Voltline"),
+                                  ("senior-controls-engineer-53", "Senior Controls Engineer", "Prairie Dynamics")])
+    duties = "".join(f"<li>Duty {n}: own the motor-control firmware for the next rover, from the current loop to the "
+                     "field tests with the hardware team.</li>" for n in range(8))
+    html = ("<html><head><title>Senior Firmware Engineer | Example</title></head><body><header><a href='/'>Example</a>"
+            "</header><main id='main-content' role='main'><section class='core-rail'><h1>Senior Firmware Engineer, "
+            "Motor Control</h1><section class='description'><div class='show-more-less-html__markup'><p>Tallgrass "
+            "Robotics builds autonomous machines that weed and seed row crops without herbicide, and our motor "
+            "controllers drive every wheel and tool on them.</p><p>You will join a team of five firmware engineers "
+            f"and own the field-oriented control stack on our new motor driver board.</p><ul>{duties}</ul></div>"
+            "</section></section><section class='right-rail'><section class='aside-section-container similar-jobs'>"
+            f"<h2>Similar jobs</h2><ul class='similar-jobs__list'>{jobs}</ul></section></section></main><footer>"
+            "<p>© 2024 Example</p></footer></body></html>")
+    lines = page_content(html, "https://www.example.com/jobs/view/senior-firmware-engineer-7").text.split("\n")
+    assert "You will join a team of five firmware engineers and own the field-oriented control stack on our new " \
+           "motor driver board." in lines, lines
+    assert not any("Battery Systems" in line for line in lines), lines
