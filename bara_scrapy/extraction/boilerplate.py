@@ -41,8 +41,10 @@ SECTIONING = frozenset({"article", "section", "main", "aside", "nav"})
 # the elements a <header> or <footer> inside belongs to, not the page: an article's, a section's, and a quotation's
 # attribution (`<blockquote><p>…</p><footer>— Ann Reed</footer>`: Bootstrap's `blockquote-footer`)
 EDGE_SCOPES = SECTIONING | {"blockquote"}
+# a tooltip: a popup describing a control, shown on hover or focus; a textbox or searchbox: a field a reader types
+# into, its words a placeholder or her draft ("What are your thoughts?" under an article), as a <textarea>'s
 BOILER_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog",
-                          "tooltip"})  # a tooltip: a popup describing a control, shown on hover or focus
+                          "tooltip", "textbox", "searchbox"})
 BOILER_TOKENS = frozenset(
     "cookie cookies consent gdpr cmp share sharing sharebar social socials related recommended recommendations "
     "advert adverts advertisement advertising ad ads adsbygoogle sponsor sponsored promo newsletter subscribe "

@@ -2820,3 +2820,16 @@ def test_a_rail_of_other_pages_of_this_pages_kind_beside_its_article_is_furnitur
     assert "You will join a team of five firmware engineers and own the field-oriented control stack on our new " \
            "motor driver board." in lines, lines
     assert not any("Battery Systems" in line for line in lines), lines
+
+
+
+
+def test_a_field_written_as_a_textbox_role_is_a_control_not_text() -> None:
+    """Medium's response box (`pages/medium_article.html`, written after Medium's rendered markup) is a `<div
+    role="textbox">` whose words are its placeholder ("What are your thoughts?"), as a `<textarea>`'s are: a control
+    a reader types into, not the page's text. The responses after it are."""
+    html = (Path(__file__).parent / "pages" / "medium_article.html").read_text()
+    content = page_content(html, "https://medium.com/systems-and-people/the-quiet-cost-of-always-on-dashboards-"
+                                 "3e7b9a1c42d8")
+    assert "What are your thoughts?" not in content.text, content.text
+    assert "By week three the standups were shorter and nobody missed the old charts." in content.text
