@@ -628,13 +628,20 @@ def links_here(g: Group, url: str) -> bool:
     >>> links_here(Group(same, tuple(same), 8, 8), "https://s.org/b")
     False
     """
-    here, targets = url.split("#", 1)[0], []
+    here, targets = url.split("#", 1)[0], _title_targets(g, url)
+    return here in targets and len(set(targets)) == len(targets)
+
+
+def _title_targets(g: Group, url: str) -> list[str]:
+    """The pages the group's titled items lead to, each by its first title link (`is_title_link`) to a page, resolved
+    against `url`."""
+    targets = []
     for item in g.items:
         found = next((resolve(url, href) for a in item.iter("a") if is_title_link(a)
                       and _page_link(href := (a.get("href") or "").strip())), None)
         if found is not None:
             targets.append(found)
-    return here in targets and len(set(targets)) == len(targets)
+    return targets
 
 
 def _page_link(href: str) -> bool:
@@ -709,12 +716,7 @@ def _links_beside(g: Group, url: str) -> bool:
     folder, _, own = parts.path.rstrip("/").rpartition("/")
     if not own or parts.query or own.partition(".")[0].lower() in _INDEXES:
         return False
-    targets = []
-    for item in g.items:
-        found = next((resolve(url, href) for a in item.iter("a") if is_title_link(a)
-                      and _page_link(href := (a.get("href") or "").strip())), None)
-        if found is not None:
-            targets.append(urlsplit(found))
+    targets = [urlsplit(found) for found in _title_targets(g, url)]
     paths = [t.path.rstrip("/") for t in targets]
     return len(targets) >= 2 and len(set(paths)) == len(paths) and all(
         t.netloc == parts.netloc and t.path.rstrip("/").rpartition("/")[0] == folder for t in targets)

@@ -184,23 +184,35 @@ def _label_pairs(root: HtmlElement) -> dict[HtmlElement, list[HtmlElement]]:
     """
     runs: dict[tuple[HtmlElement, str], list[HtmlElement]] = defaultdict(list)
     labels: dict[HtmlElement, str] = {}
-    for box in root.iter():
-        kids = [el for el in box if isinstance(el.tag, str)]
-        if len(kids) != 2 or (box.text or "").strip() or box.tag not in _BOXES or kids[0].tag in HEADINGS \
-                or not kids[0].get("class"):
-            continue
-        label, value = kids
-        said = " ".join(label.itertext()).strip()
-        if (label.tail or "").strip() or (value.tail or "").strip() or said[-1:] in _SENTENCE_ENDS \
-                or not any(c.isalpha() for c in said) or next(label.iter("a", "img", *FORM_FIELDS, *_STRUCTURE), None) \
-                is not None or len(value.findall(".//p")) > 1 or next(value.iter("pre"), None) is not None \
-                or not words(" ".join(_UNLINKED(value))) or not _labelled(box, label):
-            continue
-        if (up := _outer(box).getparent()) is not None:
+    for box in _TWO_PARTS(root):
+        said = _field_label(box)
+        if said and (up := _outer(box).getparent()) is not None:
+            label, value = (el for el in box if isinstance(el.tag, str))
             runs[(up, signature(label) + " " + signature(value))].append(box)
             labels[box] = said.lower()
     return {up: boxes for (up, _kind), boxes in runs.items() if len(boxes) >= MIN_PAIRS
             and len({labels[box] for box in boxes}) == len(boxes)}
+
+
+# the elements of two elements, the first classed: a box of a field's label and value may be one (found in C, as the
+# markers are, not by a walk of every element in Python)
+_TWO_PARTS = XPath("descendant-or-self::*[count(*) = 2 and *[1][@class]]")
+
+
+def _field_label(box: HtmlElement) -> str:
+    """The label of a block of two elements that is a field (`_label_pairs`), "" when it is none."""
+    label, value = (el for el in box if isinstance(el.tag, str))
+    if box.tag not in _BOXES or label.tag in HEADINGS or (box.text or "").strip() or (label.tail or "").strip() \
+            or (value.tail or "").strip():
+        return ""
+    said = " ".join(label.itertext()).strip()
+    if said[-1:] in _SENTENCE_ENDS or not any(c.isalpha() for c in said) \
+            or next(label.iter("a", "img", *FORM_FIELDS, *_STRUCTURE), None) is not None:
+        return ""
+    if len(value.findall(".//p")) > 1 or next(value.iter("pre"), None) is not None \
+            or not words(" ".join(_UNLINKED(value))):
+        return ""
+    return said if _labelled(box, label) else ""
 
 
 _SENTENCE_ENDS = frozenset(".!?")
