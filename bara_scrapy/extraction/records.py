@@ -357,16 +357,17 @@ def meta_rows(root: HtmlElement) -> list[HtmlElement]:
             if el is root:
                 break
     out = []
-    fields = {row for table in _labelled_tables(root) for row in table.iter("tr")} | {
-        el for up, boxes in _labelled_runs(root).items() if not all(_BYLINE(box) for box in boxes)
-        for el in (up, *(el for box in boxes for el in box.iter()))} if rows else set()
     for el in rows:  # (in the markers' order, innermost first: the same page gives the same order)
-        if el in fields:
-            continue  # a record's field ("Date Created | 2023-05-12"), as a table of labelled rows writes it
         boxes = [box for box in el if isinstance(box.tag, str)]
         if len(boxes) >= 2 and not any(box.tag in _BARE for box in boxes) \
                 and 2 * sum(_dated(box) for box in boxes) >= len(boxes) and all(_meta_box(box) for box in boxes):
             out.append(el)
+    if out:  # less a record's fields ("Date Created | 2023-05-12"), as a table of labelled rows or a run writes them
+        # (a run's labels that are headings make no meta row: a meta row's boxes hold none)
+        fields = {row for table in _labelled_tables(root) for row in table.iter("tr")} | {
+            el for up, boxes in _label_pairs(root).items() if not all(_BYLINE(box) for box in boxes)
+            for el in (up, *(el for box in boxes for el in box.iter()))}
+        out = [el for el in out if el not in fields]
     return [el for el in out if not any(a in out for a in el.iterancestors())]
 
 
