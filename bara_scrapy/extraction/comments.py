@@ -313,7 +313,7 @@ def _under_byline(body: HtmlElement, named: list[HtmlElement], url: str) -> Html
     if comment_author(body) is not None or (parent := body.getparent()) is None:
         return None
     bodies = [c for c in parent if c in named and comment_author(c) is None]
-    if sum(comment_author(c) is not None and parent in c.iterancestors() for c in named) >= 2:
+    if sum(parent in c.iterancestors() and comment_author(c) is not None for c in named) >= 2:
         return None  # a section holding comments of their own (Confluence's, beside its "add a comment" box)
     return parent if bodies == [body] and _comment(parent, url) else None
 

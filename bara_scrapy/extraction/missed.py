@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import chain, islice
@@ -612,24 +612,25 @@ def mostly_missed(g: Group, kept_seq: str) -> bool:
     return False
 
 
-def links_here(g: Group, url: str) -> bool:
-    """Whether the group lists pages, this one among them: each titled item's title link (`is_title_link`) leads to
-    a page of its own, and one of them to `url` (a link to a fragment of the page is an anchor in it, such as a
-    blog archive's permalinks). Items that all lead to one page are not a list of pages.
+def links_here(targets: Sequence[str], url: str) -> bool:
+    """Whether a group whose titled items lead to `targets` (`_title_targets`) lists pages, this one among them: each
+    item's title link (`is_title_link`) leads to a page of its own, and one of them to `url` (a link to a fragment
+    of the page is an anchor in it, such as a blog archive's permalinks). Items that all lead to one page are not a
+    list of pages.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<ul><li><a href="/a">A story of otters</a></li><li><a href="b">This story of otters</a></li>'
     ...                '<li><a href="#">More</a> <a href="http://">A link with no address</a></li></ul>')
+    >>> here = lambda g, url: links_here(_title_targets(g, url), url)
     >>> g = Group(t, tuple(t), 16, 16)
-    >>> links_here(g, "https://s.org/b"), links_here(g, "https://s.org/c"), links_here(g, "https://s.org/")
+    >>> here(g, "https://s.org/b"), here(g, "https://s.org/c"), here(g, "https://s.org/")
     (True, False, False)
     >>> same = fromstring('<ul><li><a href="/b">Story of the otters</a></li>'
     ...                   '<li><a href="/b">More on the otters</a></li></ul>')
-    >>> links_here(Group(same, tuple(same), 8, 8), "https://s.org/b")
+    >>> here(Group(same, tuple(same), 8, 8), "https://s.org/b")
     False
     """
-    here, targets = url.split("#", 1)[0], _title_targets(g, url)
-    return here in targets and len(set(targets)) == len(targets)
+    return url.split("#", 1)[0] in targets and len(set(targets)) == len(targets)
 
 
 def _title_targets(g: Group, url: str) -> list[str]:
@@ -691,24 +692,26 @@ def site_rails(groups: Iterable[Group], url: str, kept: Kept, kept_words: int = 
         return []
     article = {kept.container, *kept.container.iterancestors()}
     inside = kept.container.tag not in ("html", "body") and kept_words >= ARTICLE_WORDS
-    return [g for g in groups if is_teaser_run(g) and not article.intersection(g.items) and (links_here(g, url) or (
-        inside and kept.container not in (g.parent, *g.parent.iterancestors()) and _links_beside(g, url)))]
+    return [g for g in groups if is_teaser_run(g) and not article.intersection(g.items) and (
+        links_here(targets := _title_targets(g, url), url) or (
+            inside and kept.container not in (g.parent, *g.parent.iterancestors()) and _links_beside(targets, url)))]
 
 
 _INDEXES = frozenset({"index", "default", "home"})  # a folder's own page, by the names servers give it
 
 
-def _links_beside(g: Group, url: str) -> bool:
-    """Whether the group lists other pages of this page's own kind: each titled item's title link leads to a page of
-    its own in the folder of the page at `url`, which is an entry of that folder (a last segment of its own, not the
-    folder's index): LinkedIn's "Similar jobs" beside a job's page, a shop's other products beside one.
+def _links_beside(targets: Sequence[str], url: str) -> bool:
+    """Whether a group whose titled items lead to `targets` (`_title_targets`) lists other pages of this page's own
+    kind: each leads to a page of its own in the folder of the page at `url`, which is an entry of that folder (a
+    last segment of its own, not the folder's index): LinkedIn's "Similar jobs" beside a job's page, a shop's other
+    products beside one.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<ul><li><a href="/jobs/view/embedded-31?trk=similar">Embedded Software Engineer at '
     ...                'Northstar</a></li><li><a href="/jobs/view/firmware-ii-42">Firmware Engineer II at Voltline</a>'
     ...                '</li></ul>')
     >>> g = Group(t, tuple(t), 6, 6)
-    >>> [_links_beside(g, u) for u in ("https://s.org/jobs/view/senior-firmware-7", "https://s.org/jobs/view/",
+    >>> [_links_beside(_title_targets(g, u), u) for u in ("https://s.org/jobs/view/senior-firmware-7", "https://s.org/jobs/view/",
     ...                                "https://s.org/jobs/search?q=firmware")]
     [True, False, False]
     """
@@ -716,10 +719,10 @@ def _links_beside(g: Group, url: str) -> bool:
     folder, _, own = parts.path.rstrip("/").rpartition("/")
     if not own or parts.query or own.partition(".")[0].lower() in _INDEXES:
         return False
-    targets = [urlsplit(found) for found in _title_targets(g, url)]
-    paths = [t.path.rstrip("/") for t in targets]
-    return len(targets) >= 2 and len(set(paths)) == len(paths) and all(
-        t.netloc == parts.netloc and t.path.rstrip("/").rpartition("/")[0] == folder for t in targets)
+    pages = [urlsplit(found) for found in targets]
+    paths = [t.path.rstrip("/") for t in pages]
+    return len(pages) >= 2 and len(set(paths)) == len(paths) and all(
+        t.netloc == parts.netloc and t.path.rstrip("/").rpartition("/")[0] == folder for t in pages)
 
 
 def _spread(g: Group, kept: Kept) -> bool:
