@@ -110,8 +110,9 @@ FRAME_HEADING_WORDS = 1
 DATELINE_SHARE = 3  # a line a third of whose words are numbers
 DATELINE_WORDS = 16  # ... or a short line naming a year
 _YEAR = re.compile(r"(?:19|20)\d\d")
-# a time of day ("1:23 p.m.") or a date in three parts ("28-Nov-04", "2026/12/06", "12.05.19")
-_DATE_OR_TIME = re.compile(r"\b\d{1,2}:\d\d\b|\b\d{1,4}([-/.])[^\W_]{1,9}\1\d{2,4}\b")
+# a time of day ("1:23 p.m.") or a date in three parts ("28-Nov-04", "2026/12/06", "12.05.19"); a month is a name or
+# one or two digits (a phone number's "216-555-0142" is none)
+_DATE_OR_TIME = re.compile(r"\b\d{1,2}:\d\d\b|\b\d{1,4}([-/.])(?:\d{1,2}|[^\W\d_]{3,9})\1\d{2,4}\b")
 _URL_LINE = re.compile(r"^\S+://\S+$")
 _CODE_LINE = re.compile(r"`[^`\n]+`")  # a line's Markdown that is one span of code, the whole line
 _MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
@@ -827,6 +828,9 @@ def _without_closing_dateline(blocks: list[Block], comments: Sequence[Comment]) 
     2
     >>> contact = [p("Get in touch."), p("hello@fieldwork.co.uk · 0117 496 0732")]
     >>> _without_closing_dateline(contact, []) == contact
+    True
+    >>> phone = [p("Get in touch."), p("Call 216-555-0142")]
+    >>> _without_closing_dateline(phone, []) == phone
     True
     """
     if len(blocks) < 2:
