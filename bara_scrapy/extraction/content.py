@@ -72,6 +72,7 @@ from .missed import (
     page_hero,
     past_article,
     quote_attributions,
+    rail_heading,
     seq_words,
     site_rails,
     standfirst,
@@ -1185,7 +1186,8 @@ def _choose(tree: HtmlElement, url: str, body: BodyText, title: str = "", parent
     # lists of the site's pages, this one too or others of its kind beside its article: furniture, wherever they are
     rails = site_rails(groups, url, kept, kept_words)
     groups = [g for g in groups if g not in rails]
-    furniture = "\n".join([furniture, *_dropped(item for g in rails for item in g.items)])
+    rail_names = [head for g in rails if (head := rail_heading(g, container)) is not None]  # furniture too
+    furniture = "\n".join([furniture, *_dropped([*rail_names, *(item for g in rails for item in g.items)])])
     missed = missed_groups(groups, kept_seq, kept_words, kept, in_main)
     pairs = entry_pairs(structure, url, kept, kept_seq, kept_words)
     left_out = {id(g) for g in missed}  # a run trafilatura kept after its "end" is the article's own

@@ -694,7 +694,59 @@ def site_rails(groups: Iterable[Group], url: str, kept: Kept, kept_words: int = 
     inside = kept.container.tag not in ("html", "body") and kept_words >= ARTICLE_WORDS
     return [g for g in groups if is_teaser_run(g) and not article.intersection(g.items) and (
         links_here(targets := _title_targets(g, url), url) or (
-            inside and kept.container not in (g.parent, *g.parent.iterancestors()) and _links_beside(targets, url)))]
+            inside and _beside(g, kept) and _links_beside(targets, url)))]
+
+
+def _beside(g: Group, kept: Kept) -> bool:
+    """Whether a group stands beside the kept text's container (`Kept.container`) rather than in its text: outside
+    it, or in a section of it of its own, one of its children that wraps the group and holds none of the kept text
+    (a shop's "You may also like" in a section of the product page's `<main>` after the product's and the reviews').
+    A list that is the container's own child is in its text.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<main><section><p>One two three</p></section><section><p>Four five</p></section><section>'
+    ...                '<h2>More</h2><ul><li>A</li><li>B</li></ul></section><ul><li>C</li><li>D</li></ul></main>')
+    >>> kept = kept_container(t, seq("One two three\\nFour five"))
+    >>> own, listed = t[2][1], t[3]
+    >>> _beside(Group(own, tuple(own), 2, 2), kept), _beside(Group(listed, tuple(listed), 2, 2), kept)
+    (True, False)
+    """
+    container = kept.container
+    section = next((el for el in (g.parent, *g.parent.iterancestors()) if el.getparent() is container), None)
+    if section is None:
+        return container is not g.parent and container not in g.parent.iterancestors()
+    return section is not g.parent and not kept.held.get(section, 0)
+
+
+RAIL_HEADING_LEVELS = 3  # a rail's heading stands before its items, their list or their list's wrappers
+
+
+def rail_heading(g: Group, within: HtmlElement) -> HtmlElement | None:
+    """The heading that names a group: the element before its first item is a heading (`<h2>` to `<h6>`: the page's
+    `<h1>` names the page), or before the item's parent when the item opens it, and so on up to
+    `RAIL_HEADING_LEVELS` levels, never outside `within` (the section the group stands in). A shop's "You may also
+    like" over its cards, "More from UK" over a promo's list: when the group is furniture, so is its name.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h3>More from UK</h3><ul><li>A</li><li>B</li></ul></div>')
+    >>> rail_heading(Group(t[1], tuple(t[1]), 2, 2), t).text
+    'More from UK'
+    >>> u = fromstring('<div><h3>Otters</h3><p>They came back.</p><ul><li>A</li><li>B</li></ul></div>')
+    >>> rail_heading(Group(u[2], tuple(u[2]), 2, 2), u) is None
+    True
+    """
+    el = g.items[0]
+    for _ in range(RAIL_HEADING_LEVELS):
+        before = el.getprevious()
+        while before is not None and not isinstance(before.tag, str):
+            before = before.getprevious()  # (a comment)
+        if before is not None:
+            return before if before.tag in HEADINGS and before.tag != "h1" else None
+        parent = el.getparent()
+        if parent is None or parent is within or (parent.text or "").strip():
+            return None
+        el = parent
+    return None
 
 
 _INDEXES = frozenset({"index", "default", "home"})  # a folder's own page, by the names servers give it

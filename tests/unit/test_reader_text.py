@@ -2833,3 +2833,16 @@ def test_a_field_written_as_a_textbox_role_is_a_control_not_text() -> None:
                                  "3e7b9a1c42d8")
     assert "What are your thoughts?" not in content.text, content.text
     assert "By week three the standups were shorter and nobody missed the old charts." in content.text
+
+
+def test_a_shops_other_products_in_a_section_of_main_beside_the_product_are_furniture_and_so_is_their_heading() -> None:
+    """A Shopify product page (Dawn theme, `pages/shopify_product.html`): `<main>` holds the product's section, the
+    reviews' and, in a section of its own, "You may also like" over cards of the store's other products (each a link
+    to `/products/...`, beside this one). The product and its reviews are the page's; the cards and their heading
+    are not, though they stand in `<main>` with it."""
+    html = (Path(__file__).parent / "pages" / "shopify_product.html").read_text()
+    lines = page_content(html, "https://fernhollowknit.com/products/tarn-lambswool-crewneck").text.split("\n")
+    assert "Tarn Lambswool Crewneck" in lines, lines
+    assert any(line.startswith("Saddle shoulders put the seam on top of the shoulder") for line in lines), lines
+    assert any(line.startswith("Lovely colour, like wet bracken") for line in lines), lines
+    assert not {"You may also like", "Skerry Fisherman's Gansey", "Brae Cashmere Roll Neck"} & set(lines), lines
