@@ -521,6 +521,8 @@ def from_trafilatura_xml(xml: str) -> HtmlElement | None:
         return None
     if root is None:
         return None
+    for code in list(root.iter("code")):
+        _rejoin(code)
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
@@ -539,6 +541,43 @@ def from_trafilatura_xml(xml: str) -> HtmlElement | None:
         else:
             el.tag = _XML_NAMES.get(el.tag, el.tag)
     return root
+
+
+def _rejoin(code: etree._Element) -> None:
+    """Put a line of code back into the sentence trafilatura cut it out of: text loose in a `<div>` (a forum's quote)
+    comes out as paragraphs between its `<code>`s, "Try adding " / `usb=1` / " to " / `config.txt` / " and see.".
+    trafilatura trims a paragraph of the page; the space it left at the cut (the paragraph before ends with one,
+    the one after opens with one or with punctuation) shows that the code stood inside the sentence. A code block of
+    lines, or one after a paragraph of the page, stays a block.
+
+    >>> x = etree.fromstring("<div><p>Try adding </p><code>usb=1</code><p> to </p><code>config.txt</code><p> and see."
+    ...                      "</p><p>Run:</p><code>make</code></div>")
+    >>> for code in list(x.iter("code")):
+    ...     _rejoin(code)
+    >>> etree.tostring(x, encoding="unicode")
+    '<div><p>Try adding <code>usb=1</code> to <code>config.txt</code> and see.</p><p>Run:</p><code>make</code></div>'
+    """
+    before = code.getprevious()
+    if before is None or before.tag != "p" or "\n" in "".join(code.itertext()) or not _ends_apart(before):
+        return
+    after = code.getnext()
+    before.append(code)  # (takes its tail with it)
+    if after is None or after.tag != "p" or (after.text or "")[:1] not in _REJOINED:
+        return
+    code.tail = (code.tail or "") + (after.text or "")
+    for child in list(after):
+        before.append(child)
+    after.getparent().remove(after)
+
+
+_REJOINED = frozenset(" \t\n.,;:!?)")  # how the rest of a sentence cut after its code opens
+
+
+def _ends_apart(p: etree._Element) -> bool:
+    """Whether an element's text ends in whitespace (its last child's tail, or its own text)."""
+    last = p[-1] if len(p) else None
+    end = (last.tail if last is not None else p.text) or ""
+    return end[-1:].isspace()
 
 
 def _inline_code(el: etree._Element) -> bool:

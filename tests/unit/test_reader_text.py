@@ -2846,3 +2846,17 @@ def test_a_shops_other_products_in_a_section_of_main_beside_the_product_are_furn
     assert any(line.startswith("Saddle shoulders put the seam on top of the shoulder") for line in lines), lines
     assert any(line.startswith("Lovely colour, like wet bracken") for line in lines), lines
     assert not {"You may also like", "Skerry Fisherman's Gansey", "Brae Cashmere Roll Neck"} & set(lines), lines
+
+
+def test_code_in_a_quoted_sentence_stays_in_the_sentence() -> None:
+    """A phpBB 3.3 thread (prosilver, `pages/phpbb_thread.html`): a reply quotes the sentence "Try adding
+    <code>usb_max_current_enable=1</code> to <code>config.txt</code> and see whether the drops stop.", loose in the
+    quote's `<div>` after its `<cite>`. trafilatura cuts the loose text into paragraphs between the codes: the
+    sentence stays one line, its words and its codes in their places, in `text` and `markdown`."""
+    html = (Path(__file__).parent / "pages" / "phpbb_thread.html").read_text()
+    content = page_content(html, "https://forum.hearthrelay.org/viewtopic.php?t=4821")
+    lines = content.text.split("\n")
+    sentence = "Try adding usb_max_current_enable=1 to config.txt and see whether the drops stop."
+    assert lines.count(sentence) == 2, lines  # the post's own and the reply's quote of it
+    assert "config.txt" not in lines and "Try adding" not in lines, lines
+    assert "> Try adding `usb_max_current_enable=1` to `config.txt` and see whether the drops stop." in content.markdown
