@@ -659,6 +659,12 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     False
     >>> looks_like_furniture(fromstring('<h2 class="anchorTargetStickyNavbar_Vzrq">What we learned</h2>'))
     False
+
+    A link to write or call to is no way elsewhere: its words are an address or a number, a contact's values.
+
+    >>> looks_like_furniture(fromstring('<div class="banner"><div>Email <a href="mailto:a@u.edu">a@u.edu</a></div>'
+    ...                                 '<div>Phone <a href="tel:6084172290">608-417-2290</a></div></div>'))
+    False
     """
     if any(_unlinked_chars(h) and not any(a.tag == "a" for a in h.iterancestors()) for h in el.iter("h1")):
         return False  # it holds a headline (not a logo link): a hero, an article's banner, an archive's "Tag: Soil"
@@ -667,10 +673,26 @@ def looks_like_furniture(el: HtmlElement) -> bool:
     text_words = word_count(el.text_content())
     if text_words <= LABEL_WORDS:
         return True
-    labels = [word_count(a.text_content()) for a in el.iter("a")]
+    labels = [word_count(a.text_content()) for a in el.iter("a") if not value_link(a)]
     if sum(labels) >= FURNITURE_LINK_SHARE * text_words and sum(labels) < TITLE_WORDS * len(labels):
         return True  # mostly short link labels: a menu or a share bar (a card is one long link)
     return text_words <= CONTROL_WORDS and next(el.iter(*CONTROLS), None) is not None
+
+
+def value_link(a: HtmlElement) -> bool:
+    """Whether a link's words are a value, not a way elsewhere: an address to write to that it shows
+    (`mailto:`, its words an address), a number to call (`tel:`, its words digits). A "Feedback" link that writes
+    to an address is a menu's label.
+
+    >>> from lxml.html import fromstring
+    >>> [value_link(fromstring(h)) for h in ('<a href="mailto:a@u.edu">a@u.edu</a>', '<a href="tel:+16084">608-4</a>',
+    ...                                      '<a href="mailto:a@u.edu">Feedback</a>', '<a href="/a@u">a@u</a>')]
+    [True, True, False, False]
+    """
+    href = (a.get("href") or "").lstrip().lower()
+    if href.startswith("mailto:"):
+        return "@" in a.text_content()
+    return href.startswith("tel:") and any(c.isdigit() for c in a.text_content())
 
 
 def paragraph(el: HtmlElement) -> bool:

@@ -31,7 +31,7 @@ from lxml.etree import XPath, iterwalk
 from lxml.html import HtmlElement
 
 from .blocks import BLOCK_TAGS, signature
-from .boilerplate import FORM_FIELDS, HEADINGS
+from .boilerplate import FORM_FIELDS, HEADINGS, value_link
 from .lists import lowest_common
 from .missed import follows_in_document
 from .text import words
@@ -210,7 +210,7 @@ def _field_label(box: HtmlElement) -> str:
             or next(label.iter("a", "img", *FORM_FIELDS, *_STRUCTURE), None) is not None:
         return ""
     if len(value.findall(".//p")) > 1 or next(value.iter("pre"), None) is not None \
-            or not words(" ".join(_UNLINKED(value))):
+            or not (words(" ".join(_UNLINKED(value))) or any(value_link(a) for a in value.iter("a"))):
         return ""
     return said if _labelled(box, label) else ""
 
@@ -455,7 +455,10 @@ def _placed(el: HtmlElement, container: HtmlElement, frame: Collection[HtmlEleme
 
 
 def _few_links(el: HtmlElement) -> bool:
-    """Whether less than `LINK_SHARE` of a record's words are inside links."""
+    """Whether less than `LINK_SHARE` of a record's words are inside links to pages (not to write or call to: an
+    address or a number is a value)."""
     total = words(" ".join(el.itertext()))  # a term and its description apart
-    return total > 0 and sum(words(" ".join(a.itertext())) for a in el.iter("a")) < LINK_SHARE * total
+    linked = sum(words(" ".join(a.itertext())) for a in el.iter("a") if not value_link(a))
+    return total > 0 and linked < LINK_SHARE * total
+
 

@@ -2860,3 +2860,14 @@ def test_code_in_a_quoted_sentence_stays_in_the_sentence() -> None:
     assert lines.count(sentence) == 2, lines  # the post's own and the reply's quote of it
     assert "config.txt" not in lines and "Try adding" not in lines, lines
     assert "> Try adding `usb_max_current_enable=1` to `config.txt` and see whether the drops stop." in content.markdown
+
+
+def test_a_profiles_contact_links_are_its_values_whatever_the_boxs_class() -> None:
+    """A Drupal faculty profile (`pages/faculty_profile.html`): the hero's contact box, `div.person-contact.banner`,
+    holds Email, Phone and Office, the first two links to write or call to (`mailto:`, `tel:`) showing the address
+    and the number. Those links are values a reader reads, not a menu's labels: the box's class is no evidence that
+    it is furniture, and the profile's contact details are its text."""
+    html = (Path(__file__).parent / "pages" / "faculty_profile.html").read_text()
+    lines = page_content(html, "https://engineering.calloway.edu/people/adaeze-whitford").text.split("\n")
+    assert {"awhitford@calloway.edu", "608-417-2290", "318 Fenwick Hall"} <= set(lines), lines
+    assert any(line.startswith("Adaeze Whitford joined Calloway State in 2016") for line in lines), lines
