@@ -1712,13 +1712,32 @@ def notes(root: HtmlElement, kept: Kept) -> list[HtmlElement]:
         target = named.get(a.get("href")[1:])
         block = None if target is None else next(
             (el for el in (target, *target.iterancestors()) if el.tag in _NOTE_BLOCKS), None)
-        if block is None or not follows_in_document(block, a) or any(el is block for el in a.iterancestors()):
-            continue  # a note is after its mark, apart from it
-        note = [block, after] if block.tag in HEADINGS and (after := _element_after(block)) is not None and \
-            after.tag == "p" else [block]
-        if not kept.held.get(note[-1], 0):
-            found += note
+        if block is None and target is not None and target.tag == "a" and _note_mark(target.text_content()):
+            note = _note_after(target)  # the note's own number, a link back to the mark, its words in a box after it
+        elif block is None or any(el is block for el in a.iterancestors()):
+            continue
+        else:
+            note = [block, after] if block.tag in HEADINGS and (after := _element_after(block)) is not None and \
+                after.tag == "p" else [block]
+        if note and follows_in_document(note[0], a) and not kept.held.get(note[-1], 0):
+            found += note  # (a note is after its mark, apart from it)
     return found
+
+
+def _note_after(number: HtmlElement) -> list[HtmlElement]:
+    """The paragraphs of the box after a note's number (Substack's `div.footnote`: the number, a link back to its
+    mark, then `div.footnote-content` of the note's paragraphs), or the paragraph after it.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><a id="f1" href="#m1">1</a><div><p>The change took effect later.</p><p>So it goes.</p>'
+    ...                '</div></div>')
+    >>> [p.text for p in _note_after(t[0])]
+    ['The change took effect later.', 'So it goes.']
+    """
+    after = _element_after(number)
+    if after is None:
+        return []
+    return [after] if after.tag == "p" else list(after.iter("p"))
 
 
 def _note_mark(label: str) -> bool:

@@ -2871,3 +2871,16 @@ def test_a_profiles_contact_links_are_its_values_whatever_the_boxs_class() -> No
     lines = page_content(html, "https://engineering.calloway.edu/people/adaeze-whitford").text.split("\n")
     assert {"awhitford@calloway.edu", "608-417-2290", "318 Fenwick Hall"} <= set(lines), lines
     assert any(line.startswith("Adaeze Whitford joined Calloway State in 2016") for line in lines), lines
+
+
+def test_a_footnote_whose_number_links_back_to_its_mark_is_the_articles_text() -> None:
+    """A Substack post (`pages/substack_post.html`): the body's mark `<a href="#footnote-1">1</a>` names the note's
+    number, itself a link back to the mark, in `div.footnote`, the note's words in `div.footnote-content` after it.
+    trafilatura's precise pass drops the note; the text's own mark says it is the article's, after its body and
+    before the readers' comments."""
+    html = (Path(__file__).parent / "pages" / "substack_post.html").read_text()
+    lines = page_content(html, "https://headway.substack.com/p/the-bus-stop-that-was-too-close").text.split("\n")
+    note = next((n for n, line in enumerate(lines) if line.startswith("The frequency change took effect in September")),
+                None)
+    assert note is not None, lines
+    assert lines[note - 1].startswith("So was it worth it?") and lines[note + 1] == "Tobias Renfield Mar 12", lines
