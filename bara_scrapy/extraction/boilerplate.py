@@ -242,6 +242,10 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
     ...                                              'conversation. Have an account? <a href="/login">Sign in to '
     ...                                              'comment</a></div></div>'))]
     ['div']
+    >>> [el.tag for el in sign_in_prompts(fromstring('<div><div><h2>Sign up for free <strong>to join this conversation'
+    ...                                              '</strong>.</h2><p>Already have an account? <a href="/login">Sign '
+    ...                                              'in to comment</a></p></div></div>'))]
+    ['p', 'h2']
     """
     out: list[HtmlElement] = []
     for a in root.iter("a"):
@@ -261,9 +265,10 @@ def sign_in_prompts(root: HtmlElement) -> list[HtmlElement]:
         worded = 2 * sum(link_words) < line_words and max(link_words) <= LABEL_WORDS  # a sentence with its links
         linked = link_words == [line_words] and line_words > LABEL_WORDS  # a sentence that is one link
         # ... or sentences whose every link is to sign in or up (GitHub's "Sign up for free to join this conversation
-        # on GitHub. Already have an account? Sign in to comment")
-        signing = len(link_words) > 1 and sum(link_words) < line_words and all(
-            _signs_in(link) for link in line.iter("a"))  # not all links: a menu's
+        # on GitHub. Already have an account? Sign in to comment", or the question alone under a heading of the rest)
+        # (not all links: a menu's; one link in a line of its own: a pricing card's "Sign up for free" is no prompt)
+        signing = sum(link_words) < line_words and all(_signs_in(link) for link in line.iter("a")) and (
+            len(link_words) > 1 or next(line.iterdescendants(*HEADINGS, "ul", "ol", "p"), None) is None)
         if line_words > PROMPT_WORDS or not (worded or linked or signing) or next(line.iter("br"), None) is not None \
                 or (box.text or "").strip() or any((el.tail or "").strip() for el in box):
             continue

@@ -2884,3 +2884,15 @@ def test_a_footnote_whose_number_links_back_to_its_mark_is_the_articles_text() -
                 None)
     assert note is not None, lines
     assert lines[note - 1].startswith("So was it worth it?") and lines[note + 1] == "Tobias Renfield Mar 12", lines
+
+
+def test_a_prompt_to_sign_in_under_its_heading_is_furniture() -> None:
+    """A GitHub issue (`pages/github_issue.html`, the React issue view) closes, where a signed-in reader's comment box
+    would be, with "Sign up for free to join this conversation on GitHub." in a heading and under it "Already have an
+    account? Sign in to comment", its one link to the login page. A prompt to sign in, not the issue's text; the
+    issue and its comments stay."""
+    html = (Path(__file__).parent / "pages" / "github_issue.html").read_text()
+    lines = page_content(html, "https://github.com/harbormaster-io/slipway/issues/1873").text.split("\n")
+    assert "The restore itself exits with status 0 and prints no warning, so the first sign of trouble is an insert " \
+           "failing hours later." in lines, lines
+    assert not any(line.startswith(("Sign up for free", "Already have an account")) for line in lines), lines
