@@ -444,6 +444,8 @@ def parse(html: str) -> HtmlElement | None:
         el.drop_tree()
     if 'role="table"' in html:
         aria_tables(tree)
+    if 'role="heading"' in html:
+        aria_headings(tree)
     drop_permalinks(tree)
     inline_quotes(tree)
     separate_words(tree)
@@ -591,6 +593,30 @@ def aria_tables(tree: HtmlElement) -> None:
         table.tag = "table"
         for el, part in parts.items():
             el.tag = part
+
+
+_ARIA_HEADINGS = etree.XPath("/descendant::*[@role='heading']")
+_HEADING_BLOCKS = ("p", "div", "ul", "ol", "li", "dl", "table", "section", "article", "blockquote", "pre", "figure",
+                   "h1", "h2", "h3", "h4", "h5", "h6")  # what a heading of one line holds none of
+
+
+def aria_headings(tree: HtmlElement) -> None:
+    """Make a heading of each element whose `role` says it is one (`aria-level`, 2 when it names none, as ARIA has
+    it), when it is a line: no link (a link stays one) and no block inside it. Lobsters writes a story's title as
+    `<span role="heading" aria-level="1">`: the page's headline.
+
+    >>> t = fromstring('<div><span role="heading" aria-level="1"><a href="https://x.org/p">Otters return</a></span>'
+    ...                '<div role="heading"><p>A comment.</p></div><a role="heading" href="/s">A story</a></div>')
+    >>> aria_headings(t)
+    >>> [el.tag for el in t]
+    ['h1', 'div', 'a']
+    """
+    for el in _ARIA_HEADINGS(tree):
+        if el.tag in HEADINGS or el.tag == "a" or next(el.iterdescendants(*_HEADING_BLOCKS), None) is not None \
+                or not el.text_content().strip():
+            continue
+        level = (el.get("aria-level") or "").strip()
+        el.tag = f"h{level}" if level in ("1", "2", "3", "4", "5", "6") else "h2"
 
 
 def inline_quotes(tree: HtmlElement) -> None:

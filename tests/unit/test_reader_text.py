@@ -2896,3 +2896,17 @@ def test_a_prompt_to_sign_in_under_its_heading_is_furniture() -> None:
     assert "The restore itself exits with status 0 and prints no warning, so the first sign of trouble is an insert " \
            "failing hours later." in lines, lines
     assert not any(line.startswith(("Sign up for free", "Already have an account")) for line in lines), lines
+
+
+def test_an_element_whose_role_says_heading_is_a_heading() -> None:
+    """A Lobsters story page (`pages/lobsters_story.html`): the story's title is a link to the story's site inside
+    `<span role="heading" aria-level="1">`. ARIA makes it the page's `<h1>`: the text opens with it, a heading in
+    `markdown`; the comments' bodies (`div role="heading"` of paragraphs) are no headings but their paragraphs."""
+    html = (Path(__file__).parent / "pages" / "lobsters_story.html").read_text()
+    content = page_content(html, "https://lobste.rs/s/q7vk2m/we_moved_our_ci_cache_from_s3_one_nvme_box")
+    title = "We moved our CI cache from S3 to one NVMe box in a closet"
+    assert content.text.split("\n")[0] == title, content.text
+    assert content.markdown.startswith(f"# [{title}]("), content.markdown
+    assert "About 81 percent of hits by count, but only 9 percent by bytes. The big wins were the thousands of tiny .d " \
+           "and header outputs that each paid a full TLS round trip before." in content.text.split("\n"), content.text
+    assert "\n### About 81 percent" not in content.markdown, content.markdown
