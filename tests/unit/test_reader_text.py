@@ -2907,6 +2907,7 @@ def test_an_element_whose_role_says_heading_is_a_heading() -> None:
     title = "We moved our CI cache from S3 to one NVMe box in a closet"
     assert content.text.split("\n")[0] == title, content.text
     assert content.markdown.startswith(f"# [{title}]("), content.markdown
-    assert "About 81 percent of hits by count, but only 9 percent by bytes. The big wins were the thousands of tiny .d " \
-           "and header outputs that each paid a full TLS round trip before." in content.text.split("\n"), content.text
+    reply = ("About 81 percent of hits by count, but only 9 percent by bytes. The big wins were the thousands of tiny "
+             ".d and header outputs that each paid a full TLS round trip before.")
+    assert reply in content.text.split("\n"), content.text
     assert "\n### About 81 percent" not in content.markdown, content.markdown
