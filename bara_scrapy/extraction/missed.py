@@ -700,8 +700,8 @@ def site_rails(groups: Iterable[Group], url: str, kept: Kept, kept_words: int = 
 def _beside(g: Group, kept: Kept) -> bool:
     """Whether a group stands beside the kept text's container (`Kept.container`) rather than in its text: outside
     it, or in a section of it of its own, one of its children that wraps the group and holds none of the kept text
-    (a shop's "You may also like" in a section of the product page's `<main>` after the product's and the reviews').
-    A list that is the container's own child is in its text.
+    but the group's and its heading's (`rail_heading`): a shop's "You may also like" in a section of the product
+    page's `<main>` after the product's and the reviews'. A list that is the container's own child is in its text.
 
     >>> from lxml.html import fromstring
     >>> t = fromstring('<main><section><p>One two three</p></section><section><p>Four five</p></section><section>'
@@ -715,7 +715,8 @@ def _beside(g: Group, kept: Kept) -> bool:
     section = next((el for el in (g.parent, *g.parent.iterancestors()) if el.getparent() is container), None)
     if section is None:
         return container is not g.parent and container not in g.parent.iterancestors()
-    return section is not g.parent and not kept.held.get(section, 0)
+    own = sum(kept.held.get(el, 0) for el in (*g.items, rail_heading(g, section)) if el is not None)
+    return section is not g.parent and kept.held.get(section, 0) <= own
 
 
 RAIL_HEADING_LEVELS = 3  # a rail's heading stands before its items, their list or their list's wrappers
@@ -773,8 +774,22 @@ def _links_beside(targets: Sequence[str], url: str) -> bool:
         return False
     pages = [urlsplit(found) for found in targets]
     paths = [t.path.rstrip("/") for t in pages]
+    kind = _kind_of(folder)
     return len(pages) >= 2 and len(set(paths)) == len(paths) and all(
-        t.netloc == parts.netloc and t.path.rstrip("/").rpartition("/")[0] == folder for t in pages)
+        t.netloc == parts.netloc and ((up := path.rpartition("/")[0]) == folder or (kind and _kind_of(up) == kind))
+        for t, path in zip(pages, paths, strict=True))
+
+
+def _kind_of(folder: str) -> str:
+    """A folder's kind of page: its depth and its last segment (`/leeds-rust/events` holds events, as
+    `/pydata-leeds/events` does: Meetup's other groups' events beside one); "" for a folder of one segment or none,
+    whose pages are of its kind alone.
+
+    >>> _kind_of("/leeds-rust/events"), _kind_of("/products"), _kind_of("")
+    ('2 events', '', '')
+    """
+    segments = folder.strip("/").split("/")
+    return f"{len(segments)} {segments[-1]}" if len(segments) > 1 else ""
 
 
 def _spread(g: Group, kept: Kept) -> bool:

@@ -2911,3 +2911,14 @@ def test_an_element_whose_role_says_heading_is_a_heading() -> None:
              ".d and header outputs that each paid a full TLS round trip before.")
     assert reply in content.text.split("\n"), content.text
     assert "\n### About 81 percent" not in content.markdown, content.markdown
+
+
+def test_other_events_of_other_groups_beside_an_event_are_furniture() -> None:
+    """A Meetup event (`pages/meetup_event.html`, /leeds-data-science/events/300915227/): "Similar events nearby" in a
+    section of its own after the event's, cards each leading to an event of another group (/pydata-leeds/events/…,
+    /leeds-rust/events/…): pages of this page's kind, in folders of its kind, beside it. trafilatura keeps them;
+    the cards and their heading are no part of the event's text, and the event's details are."""
+    html = (Path(__file__).parent / "pages" / "meetup_event.html").read_text()
+    lines = page_content(html, "https://www.meetup.com/leeds-data-science/events/300915227/").text.split("\n")
+    assert "Second floor: use the side entrance on Flax Place and take the goods lift." in lines, lines
+    assert not any("Similar events nearby" in line or "Leeds Rust Hack Night" in line for line in lines), lines
