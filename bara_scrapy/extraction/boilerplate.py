@@ -743,6 +743,25 @@ def written_aside(el: HtmlElement) -> bool:
     return not any(text and text in around for text in own)
 
 
+def about_page(el: HtmlElement, root: HtmlElement) -> bool:
+    """Whether a box beside the text is about the page's own subject: its first heading names what the page's `<h1>`
+    names (outside the box), as a wiki's infobox is titled with the article's subject ("Captain Orsolya Venn" on the
+    page of "Orsolya Venn"): its facts, picture and caption are the article's, not the site's.
+
+    >>> from lxml.html import fromstring
+    >>> t = fromstring('<div><h1>Orsolya Venn</h1><aside><h2>Captain Orsolya Venn</h2><h3>Born</h3><div>Year 412</div>'
+    ...                '</aside><aside><h2>Popular pages</h2></aside></div>')
+    >>> [about_page(a, t) for a in t.iter("aside")]
+    [True, False]
+    """
+    heading = next(el.iter(*HEADINGS), None)
+    if heading is None:
+        return False
+    named = " ".join(heading.text_content().split()).lower()
+    return any(len(said := " ".join(h.text_content().split()).lower()) > 1 and said in named
+               for h in root.iter("h1") if not any(up is el for up in h.iterancestors()))
+
+
 def _named_by_label(el: HtmlElement) -> bool:
     """Whether an element hidden from assistive technology shows words spoken once elsewhere: the name an ancestor
     gives it in `aria-label` (a callout's visible title: Starlight), or the `alt` of its figure's image (a caption
@@ -860,7 +879,7 @@ def prune_split(root: HtmlElement, pruned: list[tuple[HtmlElement, list[HtmlElem
             if not invisible(el):
                 if page_chars is None:
                     page_chars = _unlinked_chars(content)
-                if _holds_content(el, page_chars) or (tag == "aside" and written_aside(el)):
+                if _holds_content(el, page_chars) or (tag == "aside" and (written_aside(el) or about_page(el, root))):
                     continue
         doomed.append(el)
         skipping, after = True, _following(el, content)

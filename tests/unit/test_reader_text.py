@@ -2922,3 +2922,14 @@ def test_other_events_of_other_groups_beside_an_event_are_furniture() -> None:
     lines = page_content(html, "https://www.meetup.com/leeds-data-science/events/300915227/").text.split("\n")
     assert "Second floor: use the side entrance on Flax Place and take the goods lift." in lines, lines
     assert not any("Similar events nearby" in line or "Leeds Rust Hack Night" in line for line in lines), lines
+
+
+def test_an_aside_titled_with_the_pages_subject_is_the_articles_infobox() -> None:
+    """A Fandom wiki article (`pages/wiki_fandom.html`): the portable infobox is an `<aside>` titled "Captain Orsolya
+    Venn" on the page whose `<h1>` is "Orsolya Venn", with a picture, its caption and the character's fields. A box
+    about the page's own subject is the article's, not the site's: its caption and fields are the text."""
+    html = (Path(__file__).parent / "pages" / "wiki_fandom.html").read_text()
+    lines = page_content(html, "https://lanternfall.fandom.com/wiki/Orsolya_Venn").text.split("\n")
+    assert {"Venn holding the Saltmere lamp during the flood of Act II", "Year 412 of the Tide, Greyharrow",
+            "Deceased (end of Act III)"} <= set(lines), lines
+    assert lines.index("Year 412 of the Tide, Greyharrow") < lines.index("Biography"), lines
