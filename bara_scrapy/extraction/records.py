@@ -460,5 +460,3 @@ def _few_links(el: HtmlElement) -> bool:
     total = words(" ".join(el.itertext()))  # a term and its description apart
     linked = sum(words(" ".join(a.itertext())) for a in el.iter("a") if not value_link(a))
     return total > 0 and linked < LINK_SHARE * total
-
-

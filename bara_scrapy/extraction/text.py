@@ -596,8 +596,9 @@ def aria_tables(tree: HtmlElement) -> None:
 
 
 _ARIA_HEADINGS = etree.XPath("/descendant::*[@role='heading']")
+# what a heading of one line holds none of
 _HEADING_BLOCKS = ("p", "div", "ul", "ol", "li", "dl", "table", "section", "article", "blockquote", "pre", "figure",
-                   "h1", "h2", "h3", "h4", "h5", "h6")  # what a heading of one line holds none of
+                   *HEADINGS)
 
 
 def aria_headings(tree: HtmlElement) -> None:
