@@ -4,6 +4,7 @@
     scrapy bara-bench --sites 3 --variants full,no_scroll --out /tmp/smoke
     scrapy bara-bench --sites 0 --corpus article-extraction-benchmark
     scrapy bara-bench --sites 0 --generators all
+    scrapy bara-bench --sites 0 --probes
     scrapy bara-bench --perf --perf-pages 300 --perf-concurrency 1,2,4,8,16 --out bench-out/perf
     scrapy bara-bench --perf-long 2000
 
@@ -60,6 +61,9 @@ class Command(ScrapyCommand):
         parser.add_argument("--generators", default="", metavar="NAMES",
                             help=f"also build sites with real generators and score their text: 'all' or a "
                                  f"comma-separated subset of {','.join(GENERATORS)}")
+        parser.add_argument("--probes", action="store_true",
+                            help="also score the text of pages in real platforms' markup (bench/probe_pages), beside "
+                                 "trafilatura")
         perf = parser.add_argument_group("speed bench")
         perf.add_argument("--perf", action="store_true", help="run the speed bench instead of the quality bench")
         perf.add_argument("--perf-pages", type=int, default=300, help="pages of the speed site (default 300)")
@@ -94,7 +98,7 @@ class Command(ScrapyCommand):
             sites=opts.sites, seed=opts.seed, out=Path(opts.out or "bench-out"), variants=variants,
             parallel=opts.parallel,
             corpus=opts.corpus, corpus_path=Path(opts.corpus_path) if opts.corpus_path else None,
-            generators=generators,
+            generators=generators, probes=opts.probes,
             settings=arglist_to_dict(opts.set or []),
         ))
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from .corpus import CORPORA, corpus_job, corpus_markdown, corpus_site, load, score_corpus, score_offline
 from .generate import generate_sites
+from .probes import probes_markdown, run_probes
 from .report import build_report, write_report
 from .runner import VARIANT_NOTES, VARIANTS, CrawlJob, CrawlResult, run_jobs
 from .score import HttpChecker, score_site
@@ -36,6 +37,7 @@ class BenchOptions:
     corpus: str | None = None
     corpus_path: Path | None = None
     generators: list[str] = field(default_factory=list)  # `generators.GENERATORS` names
+    probes: bool = False  # also score the pages in real platforms' markup (`probes.py`)
     settings: dict[str, Any] = field(default_factory=dict)  # `-s NAME=VALUE`: every crawl; a variant's own win
 
 
@@ -195,14 +197,32 @@ async def run_bench(opts: BenchOptions, print_line: Printer = print) -> dict[str
     generated = await run_generators(opts, print_line) if opts.generators else {}
     if generated:
         report.setdefault("meta", {})["generators"] = generated
+    probed = run_probe_pages(print_line) if opts.probes else {}
+    if probed:
+        report.setdefault("meta", {})["probes"] = probed
     paths = write_report(report, opts.out)
-    if names or generated:
+    if names or generated or probed:
         with paths["md"].open("a", encoding="utf-8") as md:
             for figures in corpora if names else []:
                 md.write(f"\n## Real pages: {figures['corpus']}\n\n{corpus_markdown(figures)}\n")
             if generated:
                 md.write(f"\n## Sites built by real generators\n\n{generators_markdown(generated)}\n")
+            if probed:
+                md.write(f"\n## Pages in real platforms' markup\n\n{probes_markdown(probed)}\n")
     return paths
+
+
+def run_probe_pages(print_line: Printer) -> dict[str, Any]:
+    """bara and trafilatura on the probe pages (`probes.py`), a line per page and one in all."""
+    figures = run_probes()
+    for page, got in figures["bara"]["pages"].items():
+        other = figures["trafilatura"]["pages"][page]
+        print_line(f"[probes] {page}: keys {got['found']}/{got['keys']}, furniture leaked {got['leaked']}/"
+                   f"{got['furniture']} (trafilatura {other['found']}/{other['keys']}, {other['leaked']})")
+    for name, got in figures.items():
+        print_line(f"[probes] {name}: keys found {got['found']}/{got['keys']} ({got['recall']:.3f}), furniture "
+                   f"leaked {got['leaked']}/{got['furniture']} ({100 * got['leaked_share']:.1f} %)")
+    return figures
 
 
 def main_sync(opts: BenchOptions, print_line: Printer = print) -> dict[str, Path]:

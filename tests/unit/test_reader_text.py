@@ -12,6 +12,7 @@ from lxml.html import fromstring, tostring
 
 from bara_scrapy.bench.articles import default_corpus, load_corpus
 from bara_scrapy.bench.corpus import load
+from bara_scrapy.bench.probes import PROBE_PAGES
 from bara_scrapy.extraction.blocks import Block, seq, tree_blocks
 from bara_scrapy.extraction.content import merge, page_content
 from bara_scrapy.extraction.lists import repeated_groups
@@ -2836,11 +2837,11 @@ def test_a_field_written_as_a_textbox_role_is_a_control_not_text() -> None:
 
 
 def test_a_shops_other_products_in_a_section_of_main_beside_the_product_are_furniture_and_so_is_their_heading() -> None:
-    """A Shopify product page (Dawn theme, `pages/shopify_product.html`): `<main>` holds the product's section, the
+    """A Shopify product page (Dawn theme, probe `shopify_product`): `<main>` holds the product's section, the
     reviews' and, in a section of its own, "You may also like" over cards of the store's other products (each a link
     to `/products/...`, beside this one). The product and its reviews are the page's; the cards and their heading
     are not, though they stand in `<main>` with it."""
-    html = (Path(__file__).parent / "pages" / "shopify_product.html").read_text()
+    html = (PROBE_PAGES / "shopify_product.html").read_text()
     lines = page_content(html, "https://fernhollowknit.com/products/tarn-lambswool-crewneck").text.split("\n")
     assert "Tarn Lambswool Crewneck" in lines, lines
     assert any(line.startswith("Saddle shoulders put the seam on top of the shoulder") for line in lines), lines
@@ -2849,11 +2850,11 @@ def test_a_shops_other_products_in_a_section_of_main_beside_the_product_are_furn
 
 
 def test_code_in_a_quoted_sentence_stays_in_the_sentence() -> None:
-    """A phpBB 3.3 thread (prosilver, `pages/phpbb_thread.html`): a reply quotes the sentence "Try adding
+    """A phpBB 3.3 thread (prosilver, probe `phpbb_thread`): a reply quotes the sentence "Try adding
     <code>usb_max_current_enable=1</code> to <code>config.txt</code> and see whether the drops stop.", loose in the
     quote's `<div>` after its `<cite>`. trafilatura cuts the loose text into paragraphs between the codes: the
     sentence stays one line, its words and its codes in their places, in `text` and `markdown`."""
-    html = (Path(__file__).parent / "pages" / "phpbb_thread.html").read_text()
+    html = (PROBE_PAGES / "phpbb_thread.html").read_text()
     content = page_content(html, "https://forum.hearthrelay.org/viewtopic.php?t=4821")
     lines = content.text.split("\n")
     sentence = "Try adding usb_max_current_enable=1 to config.txt and see whether the drops stop."
@@ -2863,22 +2864,22 @@ def test_code_in_a_quoted_sentence_stays_in_the_sentence() -> None:
 
 
 def test_a_profiles_contact_links_are_its_values_whatever_the_boxs_class() -> None:
-    """A Drupal faculty profile (`pages/faculty_profile.html`): the hero's contact box, `div.person-contact.banner`,
+    """A Drupal faculty profile (probe `faculty_profile`): the hero's contact box, `div.person-contact.banner`,
     holds Email, Phone and Office, the first two links to write or call to (`mailto:`, `tel:`) showing the address
     and the number. Those links are values a reader reads, not a menu's labels: the box's class is no evidence that
     it is furniture, and the profile's contact details are its text."""
-    html = (Path(__file__).parent / "pages" / "faculty_profile.html").read_text()
+    html = (PROBE_PAGES / "faculty_profile.html").read_text()
     lines = page_content(html, "https://engineering.calloway.edu/people/adaeze-whitford").text.split("\n")
     assert {"awhitford@calloway.edu", "608-417-2290", "318 Fenwick Hall"} <= set(lines), lines
     assert any(line.startswith("Adaeze Whitford joined Calloway State in 2016") for line in lines), lines
 
 
 def test_a_footnote_whose_number_links_back_to_its_mark_is_the_articles_text() -> None:
-    """A Substack post (`pages/substack_post.html`): the body's mark `<a href="#footnote-1">1</a>` names the note's
+    """A Substack post (probe `substack_post`): the body's mark `<a href="#footnote-1">1</a>` names the note's
     number, itself a link back to the mark, in `div.footnote`, the note's words in `div.footnote-content` after it.
     trafilatura's precise pass drops the note; the text's own mark says it is the article's, after its body and
     before the readers' comments."""
-    html = (Path(__file__).parent / "pages" / "substack_post.html").read_text()
+    html = (PROBE_PAGES / "substack_post.html").read_text()
     lines = page_content(html, "https://headway.substack.com/p/the-bus-stop-that-was-too-close").text.split("\n")
     note = next((n for n, line in enumerate(lines) if line.startswith("The frequency change took effect in September")),
                 None)
@@ -2887,11 +2888,11 @@ def test_a_footnote_whose_number_links_back_to_its_mark_is_the_articles_text() -
 
 
 def test_a_prompt_to_sign_in_under_its_heading_is_furniture() -> None:
-    """A GitHub issue (`pages/github_issue.html`, the React issue view) closes, where a signed-in reader's comment box
+    """A GitHub issue (probe `github_issue`, the React issue view) closes, where a signed-in reader's comment box
     would be, with "Sign up for free to join this conversation on GitHub." in a heading and under it "Already have an
     account? Sign in to comment", its one link to the login page. A prompt to sign in, not the issue's text; the
     issue and its comments stay."""
-    html = (Path(__file__).parent / "pages" / "github_issue.html").read_text()
+    html = (PROBE_PAGES / "github_issue.html").read_text()
     lines = page_content(html, "https://github.com/harbormaster-io/slipway/issues/1873").text.split("\n")
     assert "The restore itself exits with status 0 and prints no warning, so the first sign of trouble is an insert " \
            "failing hours later." in lines, lines
@@ -2899,10 +2900,10 @@ def test_a_prompt_to_sign_in_under_its_heading_is_furniture() -> None:
 
 
 def test_an_element_whose_role_says_heading_is_a_heading() -> None:
-    """A Lobsters story page (`pages/lobsters_story.html`): the story's title is a link to the story's site inside
+    """A Lobsters story page (probe `lobsters_story`): the story's title is a link to the story's site inside
     `<span role="heading" aria-level="1">`. ARIA makes it the page's `<h1>`: the text opens with it, a heading in
     `markdown`; the comments' bodies (`div role="heading"` of paragraphs) are no headings but their paragraphs."""
-    html = (Path(__file__).parent / "pages" / "lobsters_story.html").read_text()
+    html = (PROBE_PAGES / "lobsters_story.html").read_text()
     content = page_content(html, "https://lobste.rs/s/q7vk2m/we_moved_our_ci_cache_from_s3_one_nvme_box")
     title = "We moved our CI cache from S3 to one NVMe box in a closet"
     assert content.text.split("\n")[0] == title, content.text
@@ -2914,21 +2915,21 @@ def test_an_element_whose_role_says_heading_is_a_heading() -> None:
 
 
 def test_other_events_of_other_groups_beside_an_event_are_furniture() -> None:
-    """A Meetup event (`pages/meetup_event.html`, /leeds-data-science/events/300915227/): "Similar events nearby" in a
+    """A Meetup event (probe `meetup_event`, /leeds-data-science/events/300915227/): "Similar events nearby" in a
     section of its own after the event's, cards each leading to an event of another group (/pydata-leeds/events/…,
     /leeds-rust/events/…): pages of this page's kind, in folders of its kind, beside it. trafilatura keeps them;
     the cards and their heading are no part of the event's text, and the event's details are."""
-    html = (Path(__file__).parent / "pages" / "meetup_event.html").read_text()
+    html = (PROBE_PAGES / "meetup_event.html").read_text()
     lines = page_content(html, "https://www.meetup.com/leeds-data-science/events/300915227/").text.split("\n")
     assert "Second floor: use the side entrance on Flax Place and take the goods lift." in lines, lines
     assert not any("Similar events nearby" in line or "Leeds Rust Hack Night" in line for line in lines), lines
 
 
 def test_an_aside_titled_with_the_pages_subject_is_the_articles_infobox() -> None:
-    """A Fandom wiki article (`pages/wiki_fandom.html`): the portable infobox is an `<aside>` titled "Captain Orsolya
+    """A Fandom wiki article (probe `wiki_fandom`): the portable infobox is an `<aside>` titled "Captain Orsolya
     Venn" on the page whose `<h1>` is "Orsolya Venn", with a picture, its caption and the character's fields. A box
     about the page's own subject is the article's, not the site's: its caption and fields are the text."""
-    html = (Path(__file__).parent / "pages" / "wiki_fandom.html").read_text()
+    html = (PROBE_PAGES / "wiki_fandom.html").read_text()
     lines = page_content(html, "https://lanternfall.fandom.com/wiki/Orsolya_Venn").text.split("\n")
     assert {"Venn holding the Saltmere lamp during the flood of Act II", "Year 412 of the Tide, Greyharrow",
             "Deceased (end of Act III)"} <= set(lines), lines
