@@ -220,8 +220,9 @@ def run_probe_pages(print_line: Printer) -> dict[str, Any]:
         print_line(f"[probes] {page}: keys {got['found']}/{got['keys']}, furniture leaked {got['leaked']}/"
                    f"{got['furniture']} (trafilatura {other['found']}/{other['keys']}, {other['leaked']})")
     for name, got in figures.items():
+        share = 100 * got["leaked"] / max(1, got["furniture"])
         print_line(f"[probes] {name}: keys found {got['found']}/{got['keys']} ({got['recall']:.3f}), furniture "
-                   f"leaked {got['leaked']}/{got['furniture']} ({100 * got['leaked_share']:.1f} %)")
+                   f"leaked {got['leaked']}/{got['furniture']} ({share:.1f} %)")
     return figures
 
 

@@ -111,8 +111,8 @@ def probes_markdown(figures: Mapping[str, Any]) -> str:
     names = list(figures)
     head = "| page | " + " | ".join(f"{n}: keys found | {n}: furniture leaked" for n in names) + " |"
     rows = [head, "|---|" + "---|---|" * len(names)]
-    rows.append("| **all** | " + " | ".join(f"**{f['found']}/{f['keys']} ({f['recall']:.3f})** | "
-                                           f"**{f['leaked']}/{f['furniture']} ({100 * f['leaked_share']:.1f} %)**"
+    rows.append("| **all** | " + " | ".join(f"**{f['found']}/{f['keys']} ({f['recall']:.3f})** | **{f['leaked']}/"
+                                           f"{f['furniture']} ({100 * f['leaked'] / max(1, f['furniture']):.1f} %)**"
                                            for f in figures.values()) + " |")
     for page in figures[names[0]]["pages"]:
         cells = (figures[n]["pages"][page] for n in names)
