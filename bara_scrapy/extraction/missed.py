@@ -686,8 +686,9 @@ def site_rails(groups: Iterable[Group], url: str, kept: Kept, kept_words: int = 
     page itself (`links_here`: a news ticker, "latest posts" on every page), none of whose items holds the kept
     text's container (the article). They are site furniture, never this page's content, wherever they sit and
     whatever trafilatura kept of them. So are the teaser runs of other pages of this page's own kind
-    (`_links_beside`) outside the kept text's container, where it is one (not the whole page) and holds an article
-    (`kept_words`, `ARTICLE_WORDS` or more: a mail archive's index lists its messages beside its few words)."""
+    (`_links_beside`) beside the kept text's container (`_beside`: outside it, or in a section of it of their own),
+    where it is one (not the whole page) and holds an article (`kept_words`, `ARTICLE_WORDS` or more: a mail archive's
+    index lists its messages beside its few words)."""
     if not url:
         return []
     article = {kept.container, *kept.container.iterancestors()}
@@ -738,10 +739,7 @@ def rail_heading(g: Group, within: HtmlElement) -> HtmlElement | None:
     """
     el = g.items[0]
     for _ in range(RAIL_HEADING_LEVELS):
-        before = el.getprevious()
-        while before is not None and not isinstance(before.tag, str):
-            before = before.getprevious()  # (a comment)
-        if before is not None:
+        if (before := _element_before(el)) is not None:
             return before if before.tag in HEADINGS and before.tag != "h1" else None
         parent = el.getparent()
         if parent is None or parent is within or (parent.text or "").strip():
